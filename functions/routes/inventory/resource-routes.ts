@@ -43,6 +43,8 @@ export interface ResourceRouteOptions<IS extends AnySchema, Q, V, K, N extends s
   putDefaults?: NoInfer<V>;
   /** GET {id}; on unless false. */
   get?: boolean;
+  /** DELETE {id}; on unless false (a resource whose delete is its own route, behind a confirmation). */
+  delete?: boolean;
   /** Summaries other than the standard ones. */
   summaries?: Partial<Record<Operation, string>>;
   /** What deleting does to the things that point at the row (409 or unlink), for the DELETE description. */
@@ -155,24 +157,25 @@ export function resourceRoutes<IS extends AnySchema, Q, V, K, N extends string>(
   if (o.patch) update(o.patch, "patch", `Change some fields of a ${noun[0]} (only the given fields; If-Match honoured)`);
   if (o.put) update(o.put, "put", `Replace a ${noun[0]}'s writable fields (If-Match honoured)`, o.putDefaults);
 
-  route(
-    app,
-    {
-      method: "delete",
-      path: idPath,
-      tag,
-      summary: summary("delete", `Delete a ${noun[0]}`),
-      scope: verbs.remove.scope,
-      params,
-      description: o.deleteDescription,
-      response: { status: 204, description: "Deleted" },
-      errors: [409, 412],
-    },
-    async (c, { params: p }) => {
-      await verbs.remove({ ctx: verbContext(c), input: { id: p[o.idParam], ifMatch: ifMatch(c) } });
-      return c.body(null, 204);
-    },
-  );
+  if (o.delete !== false)
+    route(
+      app,
+      {
+        method: "delete",
+        path: idPath,
+        tag,
+        summary: summary("delete", `Delete a ${noun[0]}`),
+        scope: verbs.remove.scope,
+        params,
+        description: o.deleteDescription,
+        response: { status: 204, description: "Deleted" },
+        errors: [409, 412],
+      },
+      async (c, { params: p }) => {
+        await verbs.remove({ ctx: verbContext(c), input: { id: p[o.idParam], ifMatch: ifMatch(c) } });
+        return c.body(null, 204);
+      },
+    );
   // The option's type admits it only for integer keys, which is what the bulk bodies carry.
   if (o.bulk)
     bulkRoutes(app, {

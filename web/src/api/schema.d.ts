@@ -2857,7 +2857,7 @@ export interface paths {
         };
         /**
          * Every category the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/categories (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/categories (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:services`.
          */
@@ -3125,7 +3125,7 @@ export interface paths {
         };
         /**
          * Every compute unit the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/compute-units (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/compute-units (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:compute`.
          */
@@ -3200,6 +3200,66 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/custom-fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List custom fields
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         *
+         *     Needs scope `read:custom-fields`.
+         */
+        get: operations["getApiV1CustomFields"];
+        put?: never;
+        /**
+         * Create a custom field
+         * @description name (a slug) and type are set on create and never change. Selections need choices; a reference names reference_kind; regex applies to text, min_value/max_value to numbers, min_length/max_length to text and URLs; the default must be a value the field takes. Taking a kind out of `kinds` removes the field's values from that kind's objects. A required field may be added to a kind that has objects: they are asked for it on their next write that gives custom fields (docs/custom-fields.md).
+         *
+         *     Needs scope `write:custom-fields`.
+         */
+        post: operations["postApiV1CustomFields"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/custom-fields/{custom_field_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a custom field
+         * @description Needs scope `read:custom-fields`.
+         */
+        get: operations["getApiV1CustomFieldsByCustomFieldId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a custom field and its values
+         * @description Removes the field's value from every object of its kinds. While any object holds a value this is high-impact: High-impact: send `x-svc-confirmation: delete-custom-field`, `idempotency-key` (12+ characters); otherwise 428 CONFIRMATION_REQUIRED. Repeating the idempotency key replays the first answer; the same key for another request is 409. A field no object uses is deleted without them. If-Match honoured.
+         *
+         *     Needs scope `delete:custom-fields`.
+         */
+        delete: operations["deleteApiV1CustomFieldsByCustomFieldId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change some fields of a custom field (only the given fields; If-Match honoured)
+         * @description name (a slug) and type are set on create and never change. Selections need choices; a reference names reference_kind; regex applies to text, min_value/max_value to numbers, min_length/max_length to text and URLs; the default must be a value the field takes. Taking a kind out of `kinds` removes the field's values from that kind's objects. A required field may be added to a kind that has objects: they are asked for it on their next write that gives custom fields (docs/custom-fields.md).
+         *
+         *     Needs scope `write:custom-fields`.
+         */
+        patch: operations["patchApiV1CustomFieldsByCustomFieldId"];
         trace?: never;
     };
     "/api/v1/cve/entity/{entity_type}/{entity_id}": {
@@ -4421,7 +4481,7 @@ export interface paths {
         };
         /**
          * Every environment the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/environments (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/environments (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:services`.
          */
@@ -4774,7 +4834,7 @@ export interface paths {
         };
         /**
          * Every external node the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/external-nodes (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/external-nodes (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:external`.
          */
@@ -5084,7 +5144,7 @@ export interface paths {
         };
         /**
          * Every hardware cluster the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/hardware-clusters (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/hardware-clusters (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:clusters`.
          */
@@ -5398,7 +5458,7 @@ export interface paths {
         };
         /**
          * Every hardware node the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/hardware (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/hardware (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:hardware`.
          */
@@ -6229,7 +6289,7 @@ export interface paths {
         };
         /**
          * Every recorded IP address the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/ipam (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/ipam (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:networks`.
          */
@@ -6834,7 +6894,7 @@ export interface paths {
         };
         /**
          * Every misc item the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/misc (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/misc (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:misc`.
          */
@@ -7650,7 +7710,7 @@ export interface paths {
         };
         /**
          * Every network the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/networks (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/networks (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:networks`.
          */
@@ -8124,7 +8184,7 @@ export interface paths {
         };
         /**
          * Every prefix the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/prefixes (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/prefixes (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:networks`.
          */
@@ -8418,7 +8478,7 @@ export interface paths {
         };
         /**
          * Every rack the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/racks (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/racks (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:racks`.
          */
@@ -8886,7 +8946,7 @@ export interface paths {
         };
         /**
          * Every service the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/services (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/services (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:services`.
          */
@@ -9246,7 +9306,7 @@ export interface paths {
         };
         /**
          * Every site the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/sites (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/sites (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:sites`.
          */
@@ -9749,7 +9809,7 @@ export interface paths {
         };
         /**
          * Every storage item the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/storage (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/storage (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:storage`.
          */
@@ -10309,7 +10369,7 @@ export interface paths {
         };
         /**
          * Every VLAN the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/vlans (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/vlans (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:networks`.
          */
@@ -10457,7 +10517,7 @@ export interface paths {
         };
         /**
          * Every VRF the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/vrfs (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/vrfs (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:networks`.
          */
@@ -17820,7 +17880,7 @@ export interface operations {
                 limit?: string;
                 offset?: string;
                 q?: string;
-                sort?: "name" | "created_at" | "updated_at";
+                sort?: ("name" | "created_at" | "updated_at") | string;
             };
             header?: never;
             path?: never;
@@ -17840,6 +17900,10 @@ export interface operations {
                         items: {
                             color: string | null;
                             created_at: string;
+                            /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
                             description: string | null;
                             icon: string | null;
                             id: number;
@@ -17871,6 +17935,10 @@ export interface operations {
             content: {
                 "application/json": {
                     color?: string | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     icon?: string | null;
                     name: string;
@@ -17887,6 +17955,10 @@ export interface operations {
                     "application/json": {
                         color: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         icon: string | null;
                         id: number;
@@ -17925,6 +17997,10 @@ export interface operations {
                     "application/json": {
                         color: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         icon: string | null;
                         id: number;
@@ -17983,6 +18059,10 @@ export interface operations {
             content: {
                 "application/json": {
                     color?: string | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     icon?: string | null;
                     name?: string;
@@ -17999,6 +18079,10 @@ export interface operations {
                     "application/json": {
                         color: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         icon: string | null;
                         id: number;
@@ -18070,6 +18154,10 @@ export interface operations {
                     ids: number[];
                     set: {
                         color?: string | null;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields?: {
+                            [key: string]: unknown;
+                        };
                         description?: string | null;
                         icon?: string | null;
                         name?: string;
@@ -18101,10 +18189,10 @@ export interface operations {
     getApiV1CategoriesExportCsv: {
         parameters: {
             query?: {
-                columns?: ("id" | "name" | "color" | "description" | "created_at" | "updated_at" | "icon")[];
+                columns?: (("id" | "name" | "color" | "description" | "created_at" | "updated_at" | "icon") | string)[];
                 direction?: "asc" | "desc";
                 q?: string;
-                sort?: "name" | "created_at" | "updated_at";
+                sort?: ("name" | "created_at" | "updated_at") | string;
             };
             header?: never;
             path?: never;
@@ -18511,7 +18599,7 @@ export interface operations {
                 limit?: string;
                 offset?: string;
                 q?: string;
-                sort?: "name" | "kind" | "status" | "ip_address" | "os" | "memory_mb" | "cpu_cores" | "disk_gb" | "hardware_id" | "created_at" | "updated_at";
+                sort?: ("name" | "kind" | "status" | "ip_address" | "os" | "memory_mb" | "cpu_cores" | "disk_gb" | "hardware_id" | "created_at" | "updated_at") | string;
                 status?: string;
                 tag?: string;
             };
@@ -18533,6 +18621,10 @@ export interface operations {
                         items: {
                             cpu_cores: number | null;
                             created_at: string;
+                            /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
                             disk_gb: number | null;
                             environment_id: number | null;
                             environment_name: string | null;
@@ -18577,6 +18669,10 @@ export interface operations {
             content: {
                 "application/json": {
                     cpu_cores?: number | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     disk_gb?: number | null;
                     environment_id?: number | null;
                     hardware_id?: number | null;
@@ -18603,6 +18699,10 @@ export interface operations {
                     "application/json": {
                         cpu_cores: number | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         disk_gb: number | null;
                         environment_id: number | null;
                         environment_name: string | null;
@@ -18654,6 +18754,10 @@ export interface operations {
                     "application/json": {
                         cpu_cores: number | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         disk_gb: number | null;
                         environment_id: number | null;
                         environment_name: string | null;
@@ -18725,6 +18829,10 @@ export interface operations {
             content: {
                 "application/json": {
                     cpu_cores?: number | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     disk_gb?: number | null;
                     environment_id?: number | null;
                     hardware_id?: number | null;
@@ -18751,6 +18859,10 @@ export interface operations {
                     "application/json": {
                         cpu_cores: number | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         disk_gb: number | null;
                         environment_id: number | null;
                         environment_name: string | null;
@@ -18910,6 +19022,10 @@ export interface operations {
                     ids: number[];
                     set: {
                         cpu_cores?: number | null;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields?: {
+                            [key: string]: unknown;
+                        };
                         disk_gb?: number | null;
                         environment_id?: number | null;
                         hardware_id?: number | null;
@@ -18951,14 +19067,14 @@ export interface operations {
     getApiV1ComputeUnitsExportCsv: {
         parameters: {
             query?: {
-                columns?: ("id" | "name" | "kind" | "hardware_id" | "hardware_name" | "memory_mb" | "cpu_cores" | "disk_gb" | "ip_address" | "status" | "os" | "icon_slug" | "environment_id" | "environment_name" | "notes" | "tags" | "version" | "created_at" | "updated_at")[];
+                columns?: (("id" | "name" | "kind" | "hardware_id" | "hardware_name" | "memory_mb" | "cpu_cores" | "disk_gb" | "ip_address" | "status" | "os" | "icon_slug" | "environment_id" | "environment_name" | "notes" | "tags" | "version" | "created_at" | "updated_at") | string)[];
                 direction?: "asc" | "desc";
                 environment?: string;
                 environment_id?: string;
                 hardware_id?: string;
                 kind?: "vm" | "container";
                 q?: string;
-                sort?: "name" | "kind" | "status" | "ip_address" | "os" | "memory_mb" | "cpu_cores" | "disk_gb" | "hardware_id" | "created_at" | "updated_at";
+                sort?: ("name" | "kind" | "status" | "ip_address" | "os" | "memory_mb" | "cpu_cores" | "disk_gb" | "hardware_id" | "created_at" | "updated_at") | string;
                 status?: string;
                 tag?: string;
             };
@@ -19087,6 +19203,295 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1CustomFields: {
+        parameters: {
+            query?: {
+                direction?: "asc" | "desc";
+                kind?: "hardware" | "compute_unit" | "service" | "network" | "storage" | "cluster" | "external_node" | "misc" | "site" | "vlan" | "ip_address" | "environment" | "category";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
+                limit?: string;
+                offset?: string;
+                q?: string;
+                sort?: "weight" | "name" | "label" | "type" | "created_at" | "updated_at";
+                type?: "text" | "integer" | "decimal" | "boolean" | "date" | "url" | "selection" | "multi_selection" | "reference";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        direction: "asc" | "desc";
+                        items: {
+                            choices: string[];
+                            created_at: string;
+                            default: unknown;
+                            description: string | null;
+                            id: number;
+                            kinds: string[];
+                            label: string;
+                            max_length: number | null;
+                            max_value: number | null;
+                            min_length: number | null;
+                            min_value: number | null;
+                            name: string;
+                            reference_kind: string | null;
+                            regex: string | null;
+                            required: boolean;
+                            /** @enum {string} */
+                            type: "text" | "integer" | "decimal" | "boolean" | "date" | "url" | "selection" | "multi_selection" | "reference";
+                            updated_at: string;
+                            version: number;
+                            weight: number;
+                        }[];
+                        limit: number;
+                        offset: number;
+                        sort: string;
+                        total: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1CustomFields: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default [] */
+                    choices?: string[];
+                    default?: unknown;
+                    description?: string | null;
+                    kinds: ("hardware" | "compute_unit" | "service" | "network" | "storage" | "cluster" | "external_node" | "misc" | "site" | "vlan" | "ip_address" | "environment" | "category")[];
+                    label: string;
+                    max_length?: number | null;
+                    max_value?: number | null;
+                    min_length?: number | null;
+                    min_value?: number | null;
+                    name: string;
+                    reference_kind?: ("hardware" | "compute_unit" | "service" | "network" | "storage" | "cluster" | "external_node" | "misc" | "site" | "vlan" | "ip_address" | "environment" | "category") | null;
+                    regex?: string | null;
+                    /** @default false */
+                    required?: boolean;
+                    /** @enum {string} */
+                    type: "text" | "integer" | "decimal" | "boolean" | "date" | "url" | "selection" | "multi_selection" | "reference";
+                    /** @default 100 */
+                    weight?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        choices: string[];
+                        created_at: string;
+                        default: unknown;
+                        description: string | null;
+                        id: number;
+                        kinds: string[];
+                        label: string;
+                        max_length: number | null;
+                        max_value: number | null;
+                        min_length: number | null;
+                        min_value: number | null;
+                        name: string;
+                        reference_kind: string | null;
+                        regex: string | null;
+                        required: boolean;
+                        /** @enum {string} */
+                        type: "text" | "integer" | "decimal" | "boolean" | "date" | "url" | "selection" | "multi_selection" | "reference";
+                        updated_at: string;
+                        version: number;
+                        weight: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1CustomFieldsByCustomFieldId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                custom_field_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        choices: string[];
+                        created_at: string;
+                        default: unknown;
+                        description: string | null;
+                        id: number;
+                        kinds: string[];
+                        label: string;
+                        max_length: number | null;
+                        max_value: number | null;
+                        min_length: number | null;
+                        min_value: number | null;
+                        name: string;
+                        reference_kind: string | null;
+                        regex: string | null;
+                        required: boolean;
+                        /** @enum {string} */
+                        type: "text" | "integer" | "decimal" | "boolean" | "date" | "url" | "selection" | "multi_selection" | "reference";
+                        updated_at: string;
+                        version: number;
+                        weight: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteApiV1CustomFieldsByCustomFieldId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                custom_field_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        values_removed: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["ValidationError"];
+            428: components["responses"]["ConfirmationRequired"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchApiV1CustomFieldsByCustomFieldId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                custom_field_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    choices?: string[];
+                    default?: unknown;
+                    description?: string | null;
+                    kinds?: ("hardware" | "compute_unit" | "service" | "network" | "storage" | "cluster" | "external_node" | "misc" | "site" | "vlan" | "ip_address" | "environment" | "category")[];
+                    label?: string;
+                    max_length?: number | null;
+                    max_value?: number | null;
+                    min_length?: number | null;
+                    min_value?: number | null;
+                    reference_kind?: ("hardware" | "compute_unit" | "service" | "network" | "storage" | "cluster" | "external_node" | "misc" | "site" | "vlan" | "ip_address" | "environment" | "category") | null;
+                    regex?: string | null;
+                    required?: boolean;
+                    weight?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        choices: string[];
+                        created_at: string;
+                        default: unknown;
+                        description: string | null;
+                        id: number;
+                        kinds: string[];
+                        label: string;
+                        max_length: number | null;
+                        max_value: number | null;
+                        min_length: number | null;
+                        min_value: number | null;
+                        name: string;
+                        reference_kind: string | null;
+                        regex: string | null;
+                        required: boolean;
+                        /** @enum {string} */
+                        type: "text" | "integer" | "decimal" | "boolean" | "date" | "url" | "selection" | "multi_selection" | "reference";
+                        updated_at: string;
+                        version: number;
+                        weight: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
@@ -22307,7 +22712,7 @@ export interface operations {
                 limit?: string;
                 offset?: string;
                 q?: string;
-                sort?: "name" | "created_at" | "updated_at";
+                sort?: ("name" | "created_at" | "updated_at") | string;
             };
             header?: never;
             path?: never;
@@ -22327,6 +22732,10 @@ export interface operations {
                         items: {
                             color: string | null;
                             created_at: string;
+                            /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
                             description: string | null;
                             id: number;
                             name: string;
@@ -22357,6 +22766,10 @@ export interface operations {
             content: {
                 "application/json": {
                     color?: string | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     name: string;
                 };
@@ -22372,6 +22785,10 @@ export interface operations {
                     "application/json": {
                         color: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         id: number;
                         name: string;
@@ -22409,6 +22826,10 @@ export interface operations {
                     "application/json": {
                         color: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         id: number;
                         name: string;
@@ -22466,6 +22887,10 @@ export interface operations {
             content: {
                 "application/json": {
                     color?: string | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     name?: string;
                 };
@@ -22481,6 +22906,10 @@ export interface operations {
                     "application/json": {
                         color: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         id: number;
                         name: string;
@@ -22551,6 +22980,10 @@ export interface operations {
                     ids: number[];
                     set: {
                         color?: string | null;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields?: {
+                            [key: string]: unknown;
+                        };
                         description?: string | null;
                         name?: string;
                     };
@@ -22581,10 +23014,10 @@ export interface operations {
     getApiV1EnvironmentsExportCsv: {
         parameters: {
             query?: {
-                columns?: ("id" | "name" | "color" | "description" | "created_at" | "updated_at")[];
+                columns?: (("id" | "name" | "color" | "description" | "created_at" | "updated_at") | string)[];
                 direction?: "asc" | "desc";
                 q?: string;
-                sort?: "name" | "created_at" | "updated_at";
+                sort?: ("name" | "created_at" | "updated_at") | string;
             };
             header?: never;
             path?: never;
@@ -23120,7 +23553,7 @@ export interface operations {
                 provider?: string;
                 q?: string;
                 region?: string;
-                sort?: "name" | "provider" | "kind" | "region" | "ip_address" | "created_at" | "updated_at";
+                sort?: ("name" | "provider" | "kind" | "region" | "ip_address" | "created_at" | "updated_at") | string;
                 tag?: string;
             };
             header?: never;
@@ -23140,6 +23573,10 @@ export interface operations {
                         direction: "asc" | "desc";
                         items: {
                             created_at: string;
+                            /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
                             id: number;
                             ip_address: string | null;
                             kind: string | null;
@@ -23176,6 +23613,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     ip_address?: string | null;
                     kind?: string | null;
                     name: string;
@@ -23196,6 +23637,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         id: number;
                         ip_address: string | null;
                         kind: string | null;
@@ -23239,6 +23684,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         id: number;
                         ip_address: string | null;
                         kind: string | null;
@@ -23302,6 +23751,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     ip_address?: string | null;
                     kind?: string | null;
                     name?: string;
@@ -23322,6 +23775,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         id: number;
                         ip_address: string | null;
                         kind: string | null;
@@ -23553,6 +24010,10 @@ export interface operations {
                 "application/json": {
                     ids: number[];
                     set: {
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields?: {
+                            [key: string]: unknown;
+                        };
                         ip_address?: string | null;
                         kind?: string | null;
                         name?: string;
@@ -23589,13 +24050,13 @@ export interface operations {
     getApiV1ExternalNodesExportCsv: {
         parameters: {
             query?: {
-                columns?: ("id" | "name" | "provider" | "kind" | "region" | "ip_address" | "url" | "notes" | "tags" | "version" | "created_at" | "updated_at")[];
+                columns?: (("id" | "name" | "provider" | "kind" | "region" | "ip_address" | "url" | "notes" | "tags" | "version" | "created_at" | "updated_at") | string)[];
                 direction?: "asc" | "desc";
                 kind?: string;
                 provider?: string;
                 q?: string;
                 region?: string;
-                sort?: "name" | "provider" | "kind" | "region" | "ip_address" | "created_at" | "updated_at";
+                sort?: ("name" | "provider" | "kind" | "region" | "ip_address" | "created_at" | "updated_at") | string;
                 tag?: string;
             };
             header?: never;
@@ -23926,7 +24387,7 @@ export interface operations {
                 rack_id?: string;
                 role?: string;
                 site_id?: string;
-                sort?: "name" | "role" | "status" | "vendor" | "ip_address" | "created_at" | "updated_at" | "memory_gb";
+                sort?: ("name" | "role" | "status" | "vendor" | "ip_address" | "created_at" | "updated_at" | "memory_gb") | string;
                 status?: string;
                 tag?: string;
                 vendor?: string;
@@ -23950,6 +24411,10 @@ export interface operations {
                             cpu: string | null;
                             cpu_brand: string | null;
                             created_at: string;
+                            /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
                             effective_status: string;
                             environment_id: number | null;
                             environment_name: string | null;
@@ -24004,6 +24469,10 @@ export interface operations {
                 "application/json": {
                     cpu?: string | null;
                     cpu_brand?: string | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     environment_id?: number | null;
                     ip_address?: string | null;
                     location?: string | null;
@@ -24039,6 +24508,10 @@ export interface operations {
                         cpu: string | null;
                         cpu_brand: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         effective_status: string;
                         environment_id: number | null;
                         environment_name: string | null;
@@ -24088,7 +24561,7 @@ export interface operations {
                 limit?: string;
                 offset?: string;
                 q?: string;
-                sort?: "name" | "type" | "created_at" | "updated_at";
+                sort?: ("name" | "type" | "created_at" | "updated_at") | string;
                 type?: string;
             };
             header?: never;
@@ -24108,6 +24581,10 @@ export interface operations {
                         direction: "asc" | "desc";
                         items: {
                             created_at: string;
+                            /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
                             description: string | null;
                             environment_id: number | null;
                             environment_name: string | null;
@@ -24141,6 +24618,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     environment_id?: number | null;
                     name: string;
@@ -24157,6 +24638,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         environment_id: number | null;
                         environment_name: string | null;
@@ -24197,6 +24682,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         environment_id: number | null;
                         environment_name: string | null;
@@ -24257,6 +24746,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     environment_id?: number | null;
                     name?: string;
@@ -24273,6 +24766,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         environment_id: number | null;
                         environment_name: string | null;
@@ -24501,6 +24998,10 @@ export interface operations {
                 "application/json": {
                     ids: number[];
                     set: {
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields?: {
+                            [key: string]: unknown;
+                        };
                         description?: string | null;
                         environment_id?: number | null;
                         name?: string;
@@ -24533,11 +25034,11 @@ export interface operations {
     getApiV1HardwareClustersExportCsv: {
         parameters: {
             query?: {
-                columns?: ("id" | "name" | "type" | "description" | "environment_id" | "environment_name" | "version" | "created_at" | "updated_at")[];
+                columns?: (("id" | "name" | "type" | "description" | "environment_id" | "environment_name" | "version" | "created_at" | "updated_at") | string)[];
                 direction?: "asc" | "desc";
                 environment_id?: string;
                 q?: string;
-                sort?: "name" | "type" | "created_at" | "updated_at";
+                sort?: ("name" | "type" | "created_at" | "updated_at") | string;
                 type?: string;
             };
             header?: never;
@@ -24610,6 +25111,10 @@ export interface operations {
                         cpu: string | null;
                         cpu_brand: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         effective_status: string;
                         environment_id: number | null;
                         environment_name: string | null;
@@ -24662,6 +25167,10 @@ export interface operations {
                 "application/json": {
                     cpu?: string | null;
                     cpu_brand?: string | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     environment_id?: number | null;
                     ip_address?: string | null;
                     location?: string | null;
@@ -24697,6 +25206,10 @@ export interface operations {
                         cpu: string | null;
                         cpu_brand: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         effective_status: string;
                         environment_id: number | null;
                         environment_name: string | null;
@@ -24782,6 +25295,10 @@ export interface operations {
                 "application/json": {
                     cpu?: string | null;
                     cpu_brand?: string | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     environment_id?: number | null;
                     ip_address?: string | null;
                     location?: string | null;
@@ -24817,6 +25334,10 @@ export interface operations {
                         cpu: string | null;
                         cpu_brand: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         effective_status: string;
                         environment_id: number | null;
                         environment_name: string | null;
@@ -25355,6 +25876,10 @@ export interface operations {
                     set: {
                         cpu?: string | null;
                         cpu_brand?: string | null;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields?: {
+                            [key: string]: unknown;
+                        };
                         environment_id?: number | null;
                         ip_address?: string | null;
                         location?: string | null;
@@ -25498,14 +26023,14 @@ export interface operations {
     getApiV1HardwareExportCsv: {
         parameters: {
             query?: {
-                columns?: ("id" | "name" | "role" | "vendor" | "model" | "cpu" | "cpu_brand" | "memory_gb" | "ip_address" | "mac_address" | "status" | "status_changed_at" | "status_override" | "effective_status" | "location" | "u_height" | "rack_unit" | "rack_id" | "rack_name" | "rack_face" | "environment_id" | "environment_name" | "site_id" | "vendor_catalog_key" | "model_catalog_key" | "notes" | "tags" | "version" | "created_at" | "updated_at")[];
+                columns?: (("id" | "name" | "role" | "vendor" | "model" | "cpu" | "cpu_brand" | "memory_gb" | "ip_address" | "mac_address" | "status" | "status_changed_at" | "status_override" | "effective_status" | "location" | "u_height" | "rack_unit" | "rack_id" | "rack_name" | "rack_face" | "environment_id" | "environment_name" | "site_id" | "vendor_catalog_key" | "model_catalog_key" | "notes" | "tags" | "version" | "created_at" | "updated_at") | string)[];
                 direction?: "asc" | "desc";
                 environment_id?: string;
                 q?: string;
                 rack_id?: string;
                 role?: string;
                 site_id?: string;
-                sort?: "name" | "role" | "status" | "vendor" | "ip_address" | "created_at" | "updated_at" | "memory_gb";
+                sort?: ("name" | "role" | "status" | "vendor" | "ip_address" | "created_at" | "updated_at" | "memory_gb") | string;
                 status?: string;
                 tag?: string;
                 vendor?: string;
@@ -27397,7 +27922,7 @@ export interface operations {
                 network_id?: string;
                 offset?: string;
                 q?: string;
-                sort?: "address" | "status" | "hostname" | "created_at" | "updated_at";
+                sort?: ("address" | "status" | "hostname" | "created_at" | "updated_at") | string;
                 status?: "allocated" | "reserved" | "dhcp" | "free";
             };
             header?: never;
@@ -27420,6 +27945,10 @@ export interface operations {
                             assigned_id: number | null;
                             assigned_type: string | null;
                             created_at: string;
+                            /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
                             description: string | null;
                             hostname: string | null;
                             id: number;
@@ -27457,6 +27986,10 @@ export interface operations {
                     address: string;
                     assigned_id?: number | null;
                     assigned_type?: ("hardware" | "compute_unit" | "service") | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     hostname?: string | null;
                     mac_address?: string | null;
@@ -27478,6 +28011,10 @@ export interface operations {
                         assigned_id: number | null;
                         assigned_type: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         hostname: string | null;
                         id: number;
@@ -27522,6 +28059,10 @@ export interface operations {
                         assigned_id: number | null;
                         assigned_type: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         hostname: string | null;
                         id: number;
@@ -27586,6 +28127,10 @@ export interface operations {
                     address?: string;
                     assigned_id?: number | null;
                     assigned_type?: ("hardware" | "compute_unit" | "service") | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     hostname?: string | null;
                     mac_address?: string | null;
@@ -27607,6 +28152,10 @@ export interface operations {
                         assigned_id: number | null;
                         assigned_type: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         hostname: string | null;
                         id: number;
@@ -27684,6 +28233,10 @@ export interface operations {
                         address?: string;
                         assigned_id?: number | null;
                         assigned_type?: ("hardware" | "compute_unit" | "service") | null;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields?: {
+                            [key: string]: unknown;
+                        };
                         description?: string | null;
                         hostname?: string | null;
                         mac_address?: string | null;
@@ -27769,11 +28322,11 @@ export interface operations {
         parameters: {
             query?: {
                 assigned_type?: "hardware" | "compute_unit" | "service";
-                columns?: ("id" | "address" | "network_id" | "network_name" | "status" | "hostname" | "mac_address" | "assigned_type" | "assigned_id" | "description" | "version" | "created_at" | "updated_at")[];
+                columns?: (("id" | "address" | "network_id" | "network_name" | "status" | "hostname" | "mac_address" | "assigned_type" | "assigned_id" | "description" | "version" | "created_at" | "updated_at") | string)[];
                 direction?: "asc" | "desc";
                 network_id?: string;
                 q?: string;
-                sort?: "address" | "status" | "hostname" | "created_at" | "updated_at";
+                sort?: ("address" | "status" | "hostname" | "created_at" | "updated_at") | string;
                 status?: "allocated" | "reserved" | "dhcp" | "free";
             };
             header?: never;
@@ -29087,7 +29640,7 @@ export interface operations {
                 limit?: string;
                 offset?: string;
                 q?: string;
-                sort?: "name" | "kind" | "created_at" | "updated_at";
+                sort?: ("name" | "kind" | "created_at" | "updated_at") | string;
                 tag?: string;
             };
             header?: never;
@@ -29107,6 +29660,10 @@ export interface operations {
                         direction: "asc" | "desc";
                         items: {
                             created_at: string;
+                            /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
                             description: string | null;
                             id: number;
                             kind: string | null;
@@ -29140,6 +29697,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     kind?: string | null;
                     name: string;
@@ -29157,6 +29718,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         id: number;
                         kind: string | null;
@@ -29197,6 +29762,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         id: number;
                         kind: string | null;
@@ -29257,6 +29826,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     kind?: string | null;
                     name?: string;
@@ -29274,6 +29847,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         id: number;
                         kind: string | null;
@@ -29387,6 +29964,10 @@ export interface operations {
                 "application/json": {
                     ids: number[];
                     set: {
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields?: {
+                            [key: string]: unknown;
+                        };
                         description?: string | null;
                         kind?: string | null;
                         name?: string;
@@ -29420,11 +30001,11 @@ export interface operations {
     getApiV1MiscExportCsv: {
         parameters: {
             query?: {
-                columns?: ("id" | "name" | "kind" | "description" | "url" | "tags" | "version" | "created_at" | "updated_at")[];
+                columns?: (("id" | "name" | "kind" | "description" | "url" | "tags" | "version" | "created_at" | "updated_at") | string)[];
                 direction?: "asc" | "desc";
                 kind?: string;
                 q?: string;
-                sort?: "name" | "kind" | "created_at" | "updated_at";
+                sort?: ("name" | "kind" | "created_at" | "updated_at") | string;
                 tag?: string;
             };
             header?: never;
@@ -31323,7 +31904,7 @@ export interface operations {
                 offset?: string;
                 q?: string;
                 site_id?: string;
-                sort?: "name" | "cidr" | "vlan_id" | "created_at" | "updated_at";
+                sort?: ("name" | "cidr" | "vlan_id" | "created_at" | "updated_at") | string;
                 tag?: string;
                 vlan_id?: string;
             };
@@ -31345,6 +31926,10 @@ export interface operations {
                         items: {
                             cidr: string | null;
                             created_at: string;
+                            /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
                             description: string | null;
                             dns_servers: string[];
                             gateway: string | null;
@@ -31383,6 +31968,10 @@ export interface operations {
             content: {
                 "application/json": {
                     cidr?: string | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     dns_servers?: string[] | null;
                     gateway?: string | null;
@@ -31403,6 +31992,10 @@ export interface operations {
                     "application/json": {
                         cidr: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         dns_servers: string[];
                         gateway: string | null;
@@ -31448,6 +32041,10 @@ export interface operations {
                     "application/json": {
                         cidr: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         dns_servers: string[];
                         gateway: string | null;
@@ -31513,6 +32110,10 @@ export interface operations {
             content: {
                 "application/json": {
                     cidr?: string | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     dns_servers?: string[] | null;
                     gateway?: string | null;
@@ -31533,6 +32134,10 @@ export interface operations {
                     "application/json": {
                         cidr: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         dns_servers: string[];
                         gateway: string | null;
@@ -31971,6 +32576,10 @@ export interface operations {
                     ids: number[];
                     set: {
                         cidr?: string | null;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields?: {
+                            [key: string]: unknown;
+                        };
                         description?: string | null;
                         dns_servers?: string[] | null;
                         gateway?: string | null;
@@ -32006,11 +32615,11 @@ export interface operations {
     getApiV1NetworksExportCsv: {
         parameters: {
             query?: {
-                columns?: ("id" | "name" | "cidr" | "vlan_id" | "gateway" | "dns_servers" | "description" | "site_id" | "site_name" | "prefix_id" | "tags" | "version" | "created_at" | "updated_at")[];
+                columns?: (("id" | "name" | "cidr" | "vlan_id" | "gateway" | "dns_servers" | "description" | "site_id" | "site_name" | "prefix_id" | "tags" | "version" | "created_at" | "updated_at") | string)[];
                 direction?: "asc" | "desc";
                 q?: string;
                 site_id?: string;
-                sort?: "name" | "cidr" | "vlan_id" | "created_at" | "updated_at";
+                sort?: ("name" | "cidr" | "vlan_id" | "created_at" | "updated_at") | string;
                 tag?: string;
                 vlan_id?: string;
             };
@@ -34765,7 +35374,7 @@ export interface operations {
                 limit?: string;
                 offset?: string;
                 q?: string;
-                sort?: "name" | "slug" | "status" | "environment" | "ip_address" | "created_at" | "updated_at";
+                sort?: ("name" | "slug" | "status" | "environment" | "ip_address" | "created_at" | "updated_at") | string;
                 status?: string;
                 tag?: string;
             };
@@ -34788,6 +35397,10 @@ export interface operations {
                             category_id: number | null;
                             compute_id: number | null;
                             created_at: string;
+                            /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
                             description: string | null;
                             environment: string | null;
                             environment_id: number | null;
@@ -34835,6 +35448,10 @@ export interface operations {
                 "application/json": {
                     category_id?: number | null;
                     compute_id?: number | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     environment?: string | null;
                     environment_id?: number | null;
@@ -34870,6 +35487,10 @@ export interface operations {
                         category_id: number | null;
                         compute_id: number | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         environment: string | null;
                         environment_id: number | null;
@@ -34924,6 +35545,10 @@ export interface operations {
                         category_id: number | null;
                         compute_id: number | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         environment: string | null;
                         environment_id: number | null;
@@ -34998,6 +35623,10 @@ export interface operations {
                 "application/json": {
                     category_id?: number | null;
                     compute_id?: number | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     environment?: string | null;
                     environment_id?: number | null;
@@ -35033,6 +35662,10 @@ export interface operations {
                         category_id: number | null;
                         compute_id: number | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         environment: string | null;
                         environment_id: number | null;
@@ -35662,6 +36295,10 @@ export interface operations {
                     set: {
                         category_id?: number | null;
                         compute_id?: number | null;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields?: {
+                            [key: string]: unknown;
+                        };
                         description?: string | null;
                         environment?: string | null;
                         environment_id?: number | null;
@@ -35755,14 +36392,14 @@ export interface operations {
         parameters: {
             query?: {
                 category_id?: string;
-                columns?: ("id" | "name" | "slug" | "environment" | "environment_id" | "environment_name" | "status" | "hardware_id" | "compute_id" | "category_id" | "url" | "ip_address" | "ports" | "description" | "tags" | "version" | "created_at" | "updated_at")[];
+                columns?: (("id" | "name" | "slug" | "environment" | "environment_id" | "environment_name" | "status" | "hardware_id" | "compute_id" | "category_id" | "url" | "ip_address" | "ports" | "description" | "tags" | "version" | "created_at" | "updated_at") | string)[];
                 compute_id?: string;
                 direction?: "asc" | "desc";
                 environment?: string;
                 environment_id?: string;
                 hardware_id?: string;
                 q?: string;
-                sort?: "name" | "slug" | "status" | "environment" | "ip_address" | "created_at" | "updated_at";
+                sort?: ("name" | "slug" | "status" | "environment" | "ip_address" | "created_at" | "updated_at") | string;
                 status?: string;
                 tag?: string;
             };
@@ -36408,7 +37045,7 @@ export interface operations {
                 limit?: string;
                 offset?: string;
                 q?: string;
-                sort?: "name" | "created_at" | "updated_at";
+                sort?: ("name" | "created_at" | "updated_at") | string;
             };
             header?: never;
             path?: never;
@@ -36428,6 +37065,10 @@ export interface operations {
                         items: {
                             address: string | null;
                             created_at: string;
+                            /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
                             description: string | null;
                             id: number;
                             latitude: number | null;
@@ -36462,6 +37103,10 @@ export interface operations {
             content: {
                 "application/json": {
                     address?: string | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     latitude?: number | null;
                     longitude?: number | null;
@@ -36480,6 +37125,10 @@ export interface operations {
                     "application/json": {
                         address: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         id: number;
                         latitude: number | null;
@@ -36521,6 +37170,10 @@ export interface operations {
                     "application/json": {
                         address: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         id: number;
                         latitude: number | null;
@@ -36582,6 +37235,10 @@ export interface operations {
             content: {
                 "application/json": {
                     address?: string | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     latitude?: number | null;
                     longitude?: number | null;
@@ -36600,6 +37257,10 @@ export interface operations {
                     "application/json": {
                         address: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         id: number;
                         latitude: number | null;
@@ -36674,6 +37335,10 @@ export interface operations {
                     ids: number[];
                     set: {
                         address?: string | null;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields?: {
+                            [key: string]: unknown;
+                        };
                         description?: string | null;
                         latitude?: number | null;
                         longitude?: number | null;
@@ -36707,10 +37372,10 @@ export interface operations {
     getApiV1SitesExportCsv: {
         parameters: {
             query?: {
-                columns?: ("id" | "name" | "description" | "address" | "latitude" | "longitude" | "notes" | "version" | "created_at" | "updated_at")[];
+                columns?: (("id" | "name" | "description" | "address" | "latitude" | "longitude" | "notes" | "version" | "created_at" | "updated_at") | string)[];
                 direction?: "asc" | "desc";
                 q?: string;
-                sort?: "name" | "created_at" | "updated_at";
+                sort?: ("name" | "created_at" | "updated_at") | string;
             };
             header?: never;
             path?: never;
@@ -38070,7 +38735,7 @@ export interface operations {
                 limit?: string;
                 offset?: string;
                 q?: string;
-                sort?: "name" | "kind" | "capacity_gb" | "used_gb" | "path" | "hardware_id" | "created_at" | "updated_at";
+                sort?: ("name" | "kind" | "capacity_gb" | "used_gb" | "path" | "hardware_id" | "created_at" | "updated_at") | string;
                 tag?: string;
             };
             header?: never;
@@ -38091,6 +38756,10 @@ export interface operations {
                         items: {
                             capacity_gb: number | null;
                             created_at: string;
+                            /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
                             hardware_id: number | null;
                             hardware_name: string | null;
                             id: number;
@@ -38130,6 +38799,10 @@ export interface operations {
             content: {
                 "application/json": {
                     capacity_gb?: number | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     hardware_id?: number | null;
                     /** @enum {string} */
                     kind: "disk" | "pool" | "dataset" | "share";
@@ -38151,6 +38824,10 @@ export interface operations {
                     "application/json": {
                         capacity_gb: number | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         hardware_id: number | null;
                         hardware_name: string | null;
                         id: number;
@@ -38197,6 +38874,10 @@ export interface operations {
                     "application/json": {
                         capacity_gb: number | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         hardware_id: number | null;
                         hardware_name: string | null;
                         id: number;
@@ -38263,6 +38944,10 @@ export interface operations {
             content: {
                 "application/json": {
                     capacity_gb?: number | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     hardware_id?: number | null;
                     /** @enum {string} */
                     kind?: "disk" | "pool" | "dataset" | "share";
@@ -38284,6 +38969,10 @@ export interface operations {
                     "application/json": {
                         capacity_gb: number | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         hardware_id: number | null;
                         hardware_name: string | null;
                         id: number;
@@ -38403,6 +39092,10 @@ export interface operations {
                     ids: number[];
                     set: {
                         capacity_gb?: number | null;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields?: {
+                            [key: string]: unknown;
+                        };
                         hardware_id?: number | null;
                         /** @enum {string} */
                         kind?: "disk" | "pool" | "dataset" | "share";
@@ -38439,12 +39132,12 @@ export interface operations {
     getApiV1StorageExportCsv: {
         parameters: {
             query?: {
-                columns?: ("id" | "name" | "kind" | "capacity_gb" | "used_gb" | "used_pct" | "hardware_id" | "hardware_name" | "path" | "notes" | "tags" | "version" | "created_at" | "updated_at")[];
+                columns?: (("id" | "name" | "kind" | "capacity_gb" | "used_gb" | "used_pct" | "hardware_id" | "hardware_name" | "path" | "notes" | "tags" | "version" | "created_at" | "updated_at") | string)[];
                 direction?: "asc" | "desc";
                 hardware_id?: string;
                 kind?: "disk" | "pool" | "dataset" | "share";
                 q?: string;
-                sort?: "name" | "kind" | "capacity_gb" | "used_gb" | "path" | "hardware_id" | "created_at" | "updated_at";
+                sort?: ("name" | "kind" | "capacity_gb" | "used_gb" | "path" | "hardware_id" | "created_at" | "updated_at") | string;
                 tag?: string;
             };
             header?: never;
@@ -39824,7 +40517,7 @@ export interface operations {
                 offset?: string;
                 q?: string;
                 site_id?: string;
-                sort?: "name" | "vlan_id" | "created_at" | "updated_at";
+                sort?: ("name" | "vlan_id" | "created_at" | "updated_at") | string;
                 vlan_id?: string;
             };
             header?: never;
@@ -39844,6 +40537,10 @@ export interface operations {
                         direction: "asc" | "desc";
                         items: {
                             created_at: string;
+                            /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
                             description: string | null;
                             id: number;
                             name: string;
@@ -39877,6 +40574,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     name: string;
                     site_id?: number | null;
@@ -39893,6 +40594,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         id: number;
                         name: string;
@@ -39933,6 +40638,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         id: number;
                         name: string;
@@ -39993,6 +40702,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     name?: string;
                     site_id?: number | null;
@@ -40009,6 +40722,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         id: number;
                         name: string;
@@ -40082,6 +40799,10 @@ export interface operations {
                 "application/json": {
                     ids: number[];
                     set: {
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields?: {
+                            [key: string]: unknown;
+                        };
                         description?: string | null;
                         name?: string;
                         site_id?: number | null;
@@ -40114,11 +40835,11 @@ export interface operations {
     getApiV1VlansExportCsv: {
         parameters: {
             query?: {
-                columns?: ("id" | "vlan_id" | "name" | "description" | "site_id" | "site_name" | "version" | "created_at" | "updated_at")[];
+                columns?: (("id" | "vlan_id" | "name" | "description" | "site_id" | "site_name" | "version" | "created_at" | "updated_at") | string)[];
                 direction?: "asc" | "desc";
                 q?: string;
                 site_id?: string;
-                sort?: "name" | "vlan_id" | "created_at" | "updated_at";
+                sort?: ("name" | "vlan_id" | "created_at" | "updated_at") | string;
                 vlan_id?: string;
             };
             header?: never;
