@@ -22,6 +22,7 @@ import { RefLink, useNames } from "./names.tsx";
 import { RelationList } from "./relation-list.tsx";
 import { TelemetryConfigSection } from "./telemetry-config.tsx";
 import type { Group, GroupKey } from "./types.ts";
+import { CustomFieldValues, useCustomFields } from "./custom-fields.tsx";
 
 type Row = Record<string, unknown>;
 
@@ -50,6 +51,7 @@ export function DetailPage({ group, id, tab = "" }: { group: Group; id: string; 
   const params = { path: { [group.idParam]: id } };
   const item = useLoad(async () => (await ok(anyApi.GET(group.itemPath, { params }))) as Row & { version?: number }, [group.key, id]);
   const [error, setError] = useState<string | undefined>();
+  const customFields = useCustomFields(group.kind);
   const base = `/inventory/${group.key}`;
   const data = item.data;
   const refs = data ? referencesOf(group, data) : new Map<string, GroupKey>();
@@ -135,6 +137,7 @@ export function DetailPage({ group, id, tab = "" }: { group: Group; id: string; 
                 <dd>{value(k)}</dd>
               </div>
             ))}
+            <CustomFieldValues defs={customFields.data ?? []} item={data} />
             <div>
               <dt>{t("inventory:detail.updated")}</dt>
               <dd>

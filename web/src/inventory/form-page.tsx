@@ -14,6 +14,7 @@ import { FieldInput, fieldValue } from "./field-input.tsx";
 import { titleOf } from "./list-page.tsx";
 import { GROUP_NOUNS } from "./group-nouns.ts";
 import type { AnyField, Group } from "./types.ts";
+import { CustomFieldInputs, type CustomFormValues, toCustomBody, toFormValues, useCustomFields } from "./custom-fields.tsx";
 
 type Values = Record<string, string>;
 type Item = Record<string, unknown> & { id: number; version?: number };
@@ -42,6 +43,9 @@ export function FormPage({ group, id }: { group: Group; id?: string | undefined 
   const creating = id === undefined;
   const fields = group.fields as readonly AnyField[];
   const [values, setValues] = useState<Values>(() => toValues(fields, undefined));
+  const customFields = useCustomFields(group.kind);
+  const defs = customFields.data ?? [];
+  const [custom, setCustom] = useState<CustomFormValues>({});
   const [version, setVersion] = useState<number | undefined>();
   const [conflict, setConflict] = useState(false);
   const submit = useSubmit();
@@ -54,15 +58,21 @@ export function FormPage({ group, id }: { group: Group; id?: string | undefined 
   useEffect(() => {
     if (!loaded.data) return;
     setValues(toValues(fields, loaded.data));
+    setCustom(toFormValues(defs, loaded.data.custom_fields as Record<string, unknown> | undefined));
     setVersion(loaded.data.version);
     setConflict(false);
-  }, [loaded.data]);
+  }, [loaded.data, customFields.data]);
+  // A create starts from each custom field's default.
+  useEffect(() => {
+    if (creating && customFields.data) setCustom(toFormValues(defs, Object.fromEntries(defs.map((d) => [d.name, d.default]))));
+  }, [customFields.data]);
 
   const send = (e: Event) => {
     e.preventDefault();
     void submit.run(async () => {
       setConflict(false);
       const body = toBody(fields, values, creating);
+      if (defs.length > 0) body.custom_fields = toCustomBody(defs, custom, creating);
       try {
         const saved = creating
           ? ((await ok(anyApi.POST(group.listPath, { body }))) as Item)
@@ -107,6 +117,7 @@ export function FormPage({ group, id }: { group: Group; id?: string | undefined 
             </Field>
           );
         })}
+        <CustomFieldInputs defs={defs} values={custom} onValues={setCustom} errors={submit.fields} />
         <SaveBar
           error={submit.error}
           conflict={conflict}
