@@ -245,12 +245,14 @@ describe("custom field values", () => {
     expect((await a.req("GET", "hardware/export.csv?columns=name,cf_nope", a.viewer)).status).toBe(422);
   });
 
-  it("the inventory export document carries the values", async () => {
+  it("the inventory export document carries the definitions and the values", async () => {
     const res = await a.req("GET", "admin/export", a.admin);
     expect(res.status).toBe(200);
     const doc = await res.json();
     const row = (doc.hardware as { name: string; custom_fields: Record<string, unknown> }[]).find((h) => h.name === "cf-l2");
     expect(row?.custom_fields).toMatchObject({ cost: 50, tier: "silver" });
+    const tier = (doc.custom_fields as { name: string; choices: string[]; kinds: string[] }[]).find((d) => d.name === "tier");
+    expect(tier).toMatchObject({ choices: ["gold", "silver", "bronze"], kinds: ["hardware", "service"] });
   });
 
   it("deleting a field that has values takes the confirmation headers and removes them", async () => {
