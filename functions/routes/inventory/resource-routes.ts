@@ -15,6 +15,10 @@ import { bulkRoutes } from "./bulk-routes.ts";
 import { exportRoutes } from "./export-routes.ts";
 
 type AnySchema = v.GenericSchema;
+
+/** The list description's part on custom fields, for an inventory kind's list (docs/custom-fields.md). */
+const CUSTOM_FIELD_LIST_DOC =
+  " Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.";
 /** A request schema whose parsed value the verb accepts. */
 type Accepted<T> = v.GenericSchema<unknown, NoInfer<T>>;
 type Operation = "list" | "create" | "get" | "patch" | "put" | "delete";
@@ -84,7 +88,9 @@ export function resourceRoutes<IS extends AnySchema, Q, V, K, N extends string>(
         tag,
         summary: summary("list", `List ${noun[1]}`),
         scope: verbs.list.scope,
-        description: "Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.",
+        description: `Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.${
+          (o.query as { type?: string }).type === "object_with_rest" ? CUSTOM_FIELD_LIST_DOC : ""
+        }`,
         query: o.query,
         response: { schema: listResponse(o.item) },
       },

@@ -259,7 +259,7 @@ export interface paths {
         };
         /**
          * Export the inventory and its relations as one versioned JSON document (streamed)
-         * @description {version: 2, format: "infra-control-plane/inventory@1", exported_at, hardware, compute_units, services, storage, networks, misc_items, docs, tags, entity_tags, entity_docs, service_dependencies, service_storage, service_misc, hardware_networks, compute_networks, hardware_clusters, hardware_cluster_members, external_nodes, external_node_networks, service_external_nodes, sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers, racks, rack_reservations, vrfs, prefixes, journal_entries}: every key an array of rows ordered by key, read from one consistent snapshot and written while it is read. The reference's keys come first, then ours (sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers). No users, secrets, sessions, settings, monitors or audit. An error after the first byte aborts the response (a truncated document never parses).
+         * @description {version: 2, format: "infra-control-plane/inventory@1", exported_at, hardware, compute_units, services, storage, networks, misc_items, docs, tags, entity_tags, entity_docs, service_dependencies, service_storage, service_misc, hardware_networks, compute_networks, hardware_clusters, hardware_cluster_members, external_nodes, external_node_networks, service_external_nodes, sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers, racks, rack_reservations, vrfs, prefixes, custom_fields, journal_entries}: every key an array of rows ordered by key, read from one consistent snapshot and written while it is read. The reference's keys come first, then ours (sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers). No users, secrets, sessions, settings, monitors or audit. An error after the first byte aborts the response (a truncated document never parses).
          *
          *     Needs scope `admin:*`.
          */
@@ -2753,7 +2753,7 @@ export interface paths {
         };
         /**
          * List categories
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
          *
          *     Needs scope `read:services`.
          */
@@ -2983,7 +2983,7 @@ export interface paths {
         };
         /**
          * List compute units
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
          *
          *     Needs scope `read:compute`.
          */
@@ -4377,7 +4377,7 @@ export interface paths {
         };
         /**
          * List environments
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
          *
          *     Needs scope `read:services`.
          */
@@ -4666,7 +4666,7 @@ export interface paths {
         };
         /**
          * List external nodes
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
          *
          *     Needs scope `read:external`.
          */
@@ -4964,7 +4964,7 @@ export interface paths {
         };
         /**
          * List hardware nodes
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
          *
          *     Needs scope `read:hardware`.
          */
@@ -4990,7 +4990,7 @@ export interface paths {
         };
         /**
          * List hardware clusters
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
          *
          *     Needs scope `read:clusters`.
          */
@@ -6163,7 +6163,7 @@ export interface paths {
         };
         /**
          * List recorded IP addresses
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
          *
          *     Needs scope `read:networks`.
          */
@@ -6772,7 +6772,7 @@ export interface paths {
         };
         /**
          * List misc items
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
          *
          *     Needs scope `read:misc`.
          */
@@ -7446,7 +7446,7 @@ export interface paths {
         };
         /**
          * List networks
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
          *
          *     Needs scope `read:networks`.
          */
@@ -8598,7 +8598,7 @@ export interface paths {
         };
         /**
          * List services
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
          *
          *     Needs scope `read:services`.
          */
@@ -9202,7 +9202,7 @@ export interface paths {
         };
         /**
          * List sites
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
          *
          *     Needs scope `read:sites`.
          */
@@ -9687,7 +9687,7 @@ export interface paths {
         };
         /**
          * List storage items
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
          *
          *     Needs scope `read:storage`.
          */
@@ -10265,7 +10265,7 @@ export interface paths {
         };
         /**
          * List VLANs
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
          *
          *     Needs scope `read:networks`.
          */
@@ -11391,6 +11391,9 @@ export interface operations {
                             [key: string]: unknown;
                         }[];
                         compute_units: {
+                            [key: string]: unknown;
+                        }[];
+                        custom_fields: {
                             [key: string]: unknown;
                         }[];
                         docs: {
