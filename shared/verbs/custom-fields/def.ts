@@ -61,27 +61,20 @@ export const customFieldDef = defineResource({
     return values;
   },
   async present(_db, rows) {
-    return rows.map((r) => ({
-      id: r.id,
-      name: r.name,
-      label: r.label,
-      description: r.description,
-      kinds: r.kinds,
-      type: asDefinition(r).type,
-      required: r.required,
-      default: r.default_value ?? null,
-      choices: r.choices,
-      reference_kind: r.reference_kind,
-      regex: r.regex,
-      min_value: r.min_value ?? null,
-      max_value: r.max_value ?? null,
-      min_length: r.min_length,
-      max_length: r.max_length,
-      weight: r.weight,
-      version: r.version,
-      created_at: iso(r.created_at)!,
-      updated_at: iso(r.updated_at)!,
-    }));
+    return rows.map((r) => {
+      const { default_value, ...rules } = asDefinition(r);
+      return {
+        id: r.id,
+        label: r.label,
+        description: r.description,
+        ...rules,
+        default: default_value ?? null,
+        weight: r.weight,
+        version: r.version,
+        created_at: iso(r.created_at)!,
+        updated_at: iso(r.updated_at)!,
+      };
+    });
   },
 });
 
