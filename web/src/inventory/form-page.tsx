@@ -58,14 +58,18 @@ export function FormPage({ group, id }: { group: Group; id?: string | undefined 
   useEffect(() => {
     if (!loaded.data) return;
     setValues(toValues(fields, loaded.data));
-    setCustom(toFormValues(defs, loaded.data.custom_fields as Record<string, unknown> | undefined));
     setVersion(loaded.data.version);
     setConflict(false);
-  }, [loaded.data, customFields.data]);
-  // A create starts from each custom field's default.
+  }, [loaded.data]);
+  // The custom fields once both the record and the kind's definitions are in (an edit: the record's
+  // values; a create: each field's default); each load sets only its own part of the form.
   useEffect(() => {
-    if (creating && customFields.data) setCustom(toFormValues(defs, Object.fromEntries(defs.map((d) => [d.name, d.default]))));
-  }, [customFields.data]);
+    if (!customFields.data || (!creating && !loaded.data)) return;
+    const stored = creating
+      ? Object.fromEntries(defs.map((d) => [d.name, d.default]))
+      : (loaded.data!.custom_fields as Record<string, unknown> | undefined);
+    setCustom(toFormValues(defs, stored));
+  }, [loaded.data, customFields.data]);
 
   const send = (e: Event) => {
     e.preventDefault();
