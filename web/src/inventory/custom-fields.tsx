@@ -8,7 +8,6 @@ import { RefPicker } from "../components/ref-picker.tsx";
 import { useT } from "../i18n/use-t.ts";
 import { useLoad } from "../use-load.ts";
 import { GROUPS } from "./groups.ts";
-import { cell } from "./list-page.tsx";
 import type { AnyColumn, AnyFilter, Group, GroupKey } from "./types.ts";
 
 export interface CustomFieldDef {
@@ -58,6 +57,13 @@ export function withCustomColumns(group: Group, defs: readonly CustomFieldDef[])
     sorts: [...group.sorts, ...defs.filter((d) => d.type !== "multi_selection").map(key)],
     filters: [...group.filters, ...filters],
   };
+}
+
+/** A value as text: a list joined by ", ", nothing as a dash (as list-page.tsx's cells, which import this file). */
+export function cell(value: unknown): string {
+  if (value === null || value === undefined || value === "") return "—";
+  if (Array.isArray(value)) return value.join(", ") || "—";
+  return String(value);
 }
 
 /** A list cell's or detail's value of a record: `cf_<name>` reads its custom field. */

@@ -22,7 +22,7 @@ import { GROUPS } from "./groups.ts";
 import { RefLink, useNames } from "./names.tsx";
 import type { AnyColumn, Group } from "./types.ts";
 import { EmptyList } from "./empty-list.tsx";
-import { customValue, useCustomFields, withCustomColumns } from "./custom-fields.tsx";
+import { cell, customValue, useCustomFields, withCustomColumns } from "./custom-fields.tsx";
 
 const PAGE = 25;
 
@@ -33,11 +33,8 @@ interface Envelope {
   offset: number;
 }
 
-export function cell(value: unknown): string {
-  if (value === null || value === undefined || value === "") return "—";
-  if (Array.isArray(value)) return value.join(", ") || "—";
-  return String(value);
-}
+/** A value as text (custom-fields.tsx, where it lives so that file needs nothing of this one). */
+export { cell };
 
 /** What names a record of the group (its `name`, or the group's title field: an IP record's address). */
 export function titleOf(group: Group, item: Record<string, unknown>): string {
