@@ -54,6 +54,7 @@ import { clusterRoutes } from "./routes/inventory/clusters.ts";
 import { graphRoutes } from "./routes/inventory/graph.ts";
 import { serviceDiscoveryRoutes } from "./routes/service-discovery.ts";
 import { computeUnitRoutes } from "./routes/inventory/compute-units.ts";
+import { customFieldRoutes } from "./routes/settings/custom-fields-routes.ts";
 import { hardwareRoutes } from "./routes/inventory/hardware.ts";
 import { externalNodeRoutes } from "./routes/inventory/external-nodes.ts";
 import { labelRoutes } from "./routes/inventory/labels.ts";
@@ -150,6 +151,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   acmeDnsSettingsRoutes(app);
   firewallSettingsRoutes(app);
 
+  customFieldRoutes(app);
   hardwareRoutes(app);
   serviceRoutes(app);
   computeUnitRoutes(app);

@@ -1,13 +1,15 @@
 // Hardware clusters (name unique) and their members (a hardware node once per cluster, with a role).
 import * as v from "valibot";
+import { CustomFieldValues, CustomFieldValuesInput } from "./custom-fields.ts";
 import { Name, OptionalText, patchBody, Ref, RefId, writeBody } from "./fields.ts";
-import { IntFilter, listQuery, TextFilter } from "./list-query.ts";
+import { IntFilter, inventoryListQuery, TextFilter } from "./list-query.ts";
 
 const writable = {
   name: Name,
   type: OptionalText(100),
   description: OptionalText(2000),
   environment_id: RefId,
+  custom_fields: CustomFieldValuesInput,
 };
 const readOnly = ["environment_name"];
 
@@ -24,9 +26,13 @@ export const Cluster = v.object({
   version: v.number(),
   created_at: v.string(),
   updated_at: v.string(),
+  custom_fields: CustomFieldValues,
 });
 
-export const ClusterListQuery = listQuery(["name", "type", "created_at", "updated_at"], { type: TextFilter, environment_id: IntFilter });
+export const ClusterListQuery = inventoryListQuery(["name", "type", "created_at", "updated_at"], {
+  type: TextFilter,
+  environment_id: IntFilter,
+});
 
 const Role = OptionalText(100);
 const memberReadOnly = ["id", "cluster_id", "hardware_id", "hardware_name", "created_at", "updated_at"];

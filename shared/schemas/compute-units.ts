@@ -1,5 +1,6 @@
 import * as v from "valibot";
-import { IntFilter, listQuery, TextFilter } from "./list-query.ts";
+import { CustomFieldValues, CustomFieldValuesInput } from "./custom-fields.ts";
+import { IntFilter, inventoryListQuery, TextFilter } from "./list-query.ts";
 import { IpAddress, Name, OptionalInt, OptionalNumber, OptionalText, patchBody, RefId, Tags, writeBody } from "./fields.ts";
 
 export const COMPUTE_KINDS = ["vm", "container"] as const;
@@ -25,6 +26,7 @@ const writable = {
   environment_id: RefId,
   notes: OptionalText(10_000),
   tags: Tags,
+  custom_fields: CustomFieldValuesInput,
 };
 const readOnly = ["hardware_name", "environment_name"];
 
@@ -51,9 +53,10 @@ export const ComputeUnit = v.object({
   version: v.number(),
   created_at: v.string(),
   updated_at: v.string(),
+  custom_fields: CustomFieldValues,
 });
 
-export const ComputeUnitListQuery = listQuery(
+export const ComputeUnitListQuery = inventoryListQuery(
   ["name", "kind", "status", "ip_address", "os", "memory_mb", "cpu_cores", "disk_gb", "hardware_id", "created_at", "updated_at"],
   {
     kind: v.optional(v.picklist(COMPUTE_KINDS, `Must be one of: ${COMPUTE_KINDS.join(", ")}.`)),

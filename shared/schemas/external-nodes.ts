@@ -1,5 +1,6 @@
 import * as v from "valibot";
-import { listQuery, TextFilter } from "./list-query.ts";
+import { CustomFieldValues, CustomFieldValuesInput } from "./custom-fields.ts";
+import { inventoryListQuery, TextFilter } from "./list-query.ts";
 import { IpAddress, Name, OptionalText, patchBody, Ref, Tags, writeBody } from "./fields.ts";
 import { HttpUrl } from "./misc.ts";
 
@@ -12,6 +13,7 @@ const writable = {
   url: HttpUrl,
   notes: OptionalText(10_000),
   tags: Tags,
+  custom_fields: CustomFieldValuesInput,
 };
 
 export const ExternalNodeCreate = writeBody(writable);
@@ -30,9 +32,10 @@ export const ExternalNode = v.object({
   version: v.number(),
   created_at: v.string(),
   updated_at: v.string(),
+  custom_fields: CustomFieldValues,
 });
 
-export const ExternalNodeListQuery = listQuery(["name", "provider", "kind", "region", "ip_address", "created_at", "updated_at"], {
+export const ExternalNodeListQuery = inventoryListQuery(["name", "provider", "kind", "region", "ip_address", "created_at", "updated_at"], {
   provider: TextFilter,
   kind: TextFilter,
   region: TextFilter,

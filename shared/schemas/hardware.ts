@@ -1,5 +1,6 @@
 import * as v from "valibot";
-import { IntFilter, listQuery, TextFilter } from "./list-query.ts";
+import { CustomFieldValues, CustomFieldValuesInput } from "./custom-fields.ts";
+import { IntFilter, inventoryListQuery, TextFilter } from "./list-query.ts";
 import { RACK_FACES } from "./racks.ts";
 import { IpAddress, Name, OptionalInt, OptionalNumber, OptionalText, patchBody, Ref, RefId, Tags, writeBody } from "./fields.ts";
 
@@ -28,6 +29,7 @@ const writable = {
   model_catalog_key: OptionalText(200),
   notes: OptionalText(10_000),
   tags: Tags,
+  custom_fields: CustomFieldValuesInput,
 };
 const readOnly = ["environment_name", "effective_status", "status_changed_at", "rack_name"];
 
@@ -65,17 +67,21 @@ export const Hardware = v.object({
   version: v.number(),
   created_at: v.string(),
   updated_at: v.string(),
+  custom_fields: CustomFieldValues,
 });
 
-export const HardwareListQuery = listQuery(["name", "role", "status", "vendor", "ip_address", "created_at", "updated_at", "memory_gb"], {
-  status: TextFilter,
-  role: TextFilter,
-  vendor: TextFilter,
-  environment_id: IntFilter,
-  site_id: IntFilter,
-  rack_id: IntFilter,
-  tag: TextFilter,
-});
+export const HardwareListQuery = inventoryListQuery(
+  ["name", "role", "status", "vendor", "ip_address", "created_at", "updated_at", "memory_gb"],
+  {
+    status: TextFilter,
+    role: TextFilter,
+    vendor: TextFilter,
+    environment_id: IntFilter,
+    site_id: IntFilter,
+    rack_id: IntFilter,
+    tag: TextFilter,
+  },
+);
 
 /** POST /hardware/{hardware_id}/connections: the node to connect to and what the link is. */
 export const ConnectionCreate = v.object({

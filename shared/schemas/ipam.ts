@@ -1,7 +1,8 @@
 // IPAM: recorded addresses, the next free address of a network, and who uses an address.
 import * as v from "valibot";
+import { CustomFieldValues, CustomFieldValuesInput } from "./custom-fields.ts";
 import { IdParam, OptionalText, patchBody, RefId, writeBody } from "./fields.ts";
-import { IntFilter, listQuery } from "./list-query.ts";
+import { IntFilter, inventoryListQuery } from "./list-query.ts";
 import { Address } from "./networks.ts";
 
 export const IP_STATUSES = ["allocated", "reserved", "dhcp", "free"] as const;
@@ -36,6 +37,7 @@ const writable = {
   assigned_type: v.optional(v.nullable(v.picklist(ASSIGNED_TYPES, `Must be one of: ${ASSIGNED_TYPES.join(", ")}, or null.`))),
   assigned_id: RefId,
   description: OptionalText(2000),
+  custom_fields: CustomFieldValuesInput,
 };
 const readOnly = ["network_name"];
 
@@ -56,9 +58,10 @@ export const IpRecord = v.object({
   version: v.number(),
   created_at: v.string(),
   updated_at: v.string(),
+  custom_fields: CustomFieldValues,
 });
 
-export const IpListQuery = listQuery(["address", "status", "hostname", "created_at", "updated_at"], {
+export const IpListQuery = inventoryListQuery(["address", "status", "hostname", "created_at", "updated_at"], {
   network_id: IntFilter,
   status: v.optional(v.picklist(IP_STATUSES, `Must be one of: ${IP_STATUSES.join(", ")}.`)),
   assigned_type: v.optional(v.picklist(ASSIGNED_TYPES, `Must be one of: ${ASSIGNED_TYPES.join(", ")}.`)),

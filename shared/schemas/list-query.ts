@@ -66,6 +66,35 @@ export function listQuery<const S extends readonly [string, ...string[]], F exte
   });
 }
 
+/** A `cf_<name>` list parameter: a custom field's filter (with __gte/__lte on numbers and dates) or sort key. */
+export const CUSTOM_FIELD_PARAM = /^cf_([a-z][a-z0-9_]*?)(?:__(gte|lte))?$/;
+const CUSTOM_FIELD_SORT = /^cf_[a-z][a-z0-9_]*$/;
+
+/**
+ * The list query of an inventory kind, whose objects carry custom fields (docs/custom-fields.md): the
+ * list contract plus `sort=cf_<name>` and any `cf_<name>[__gte|__lte]=value` filter, which the list verb
+ * checks against the kind's definitions (an unknown field is a 422 there, where the definitions are read).
+ */
+export function inventoryListQuery<const S extends readonly [string, ...string[]], F extends v.ObjectEntries>(
+  sortKeys: S,
+  filters: F,
+  defaultSort: S[number] = sortKeys[0],
+) {
+  return v.objectWithRest(
+    {
+      ...listQuery(sortKeys, filters, defaultSort).entries,
+      sort: v.optional(
+        v.union(
+          [v.picklist(sortKeys), v.pipe(v.string(), v.regex(CUSTOM_FIELD_SORT))],
+          `Must be one of: ${sortKeys.join(", ")}, or cf_<name> for a custom field.`,
+        ),
+        defaultSort,
+      ),
+    },
+    v.pipe(v.unknown(), v.description("cf_<name>=value (and cf_<name>__gte / __lte for numbers and dates): a custom field filter.")),
+  );
+}
+
 export interface ListParams {
   limit: number;
   offset: number;

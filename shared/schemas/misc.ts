@@ -1,5 +1,6 @@
 import * as v from "valibot";
-import { listQuery, TextFilter } from "./list-query.ts";
+import { CustomFieldValues, CustomFieldValuesInput } from "./custom-fields.ts";
+import { inventoryListQuery, TextFilter } from "./list-query.ts";
 import { Name, OptionalText, patchBody, Tags, writeBody } from "./fields.ts";
 
 /** A link shown in the UI: http(s) only, so a stored `javascript:` URL can never run when clicked. */
@@ -20,6 +21,7 @@ const writable = {
   description: OptionalText(10_000),
   url: HttpUrl,
   tags: Tags,
+  custom_fields: CustomFieldValuesInput,
 };
 
 export const MiscCreate = writeBody(writable);
@@ -35,6 +37,7 @@ export const MiscItem = v.object({
   version: v.number(),
   created_at: v.string(),
   updated_at: v.string(),
+  custom_fields: CustomFieldValues,
 });
 
-export const MiscListQuery = listQuery(["name", "kind", "created_at", "updated_at"], { kind: TextFilter, tag: TextFilter });
+export const MiscListQuery = inventoryListQuery(["name", "kind", "created_at", "updated_at"], { kind: TextFilter, tag: TextFilter });

@@ -1,8 +1,9 @@
 // Networks (docs/architecture.md, API contracts: name, cidr, vlan_id, gateway), their members and peers. Addresses and CIDRs
 // are parsed here and stored in canonical form; "" clears an optional address.
 import * as v from "valibot";
+import { CustomFieldValues, CustomFieldValuesInput } from "./custom-fields.ts";
 import { parseAddress, parseNetwork } from "../domain/cidr-math.ts";
-import { IntFilter, listQuery, TextFilter } from "./list-query.ts";
+import { IntFilter, inventoryListQuery, TextFilter } from "./list-query.ts";
 import { Name, OptionalInt, OptionalText, patchBody, Ref, RefId, Tags, writeBody } from "./fields.ts";
 
 type Parse = (input: string) => { ok: true; text: string } | { ok: false; message: string };
@@ -40,6 +41,7 @@ const writable = {
   description: OptionalText(2000),
   site_id: RefId,
   tags: Tags,
+  custom_fields: CustomFieldValuesInput,
 };
 const readOnly = ["site_name", "prefix_id"];
 
@@ -61,9 +63,10 @@ export const Network = v.object({
   version: v.number(),
   created_at: v.string(),
   updated_at: v.string(),
+  custom_fields: CustomFieldValues,
 });
 
-export const NetworkListQuery = listQuery(["name", "cidr", "vlan_id", "created_at", "updated_at"], {
+export const NetworkListQuery = inventoryListQuery(["name", "cidr", "vlan_id", "created_at", "updated_at"], {
   site_id: IntFilter,
   vlan_id: IntFilter,
   tag: TextFilter,

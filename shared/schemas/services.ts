@@ -1,7 +1,8 @@
 // Services (docs/architecture.md, API contracts field names): write bodies, the read shape, the list query, and the bodies and
 // shapes of their dependency edges, links, IP check and discovery view.
 import * as v from "valibot";
-import { IntFilter, listQuery, TextFilter } from "./list-query.ts";
+import { CustomFieldValues, CustomFieldValuesInput } from "./custom-fields.ts";
+import { IntFilter, inventoryListQuery, TextFilter } from "./list-query.ts";
 import { IpAddress, Name, OptionalText, patchBody, Ref, RefId, Tags, writeBody } from "./fields.ts";
 
 export const SERVICE_STATUSES = ["running", "stopped", "degraded", "maintenance"] as const;
@@ -44,6 +45,7 @@ const writable = {
   ports: v.optional(v.pipe(v.array(Port), v.maxLength(200))),
   description: OptionalText(10_000),
   tags: Tags,
+  custom_fields: CustomFieldValuesInput,
 };
 const readOnly = ["environment_name"];
 
@@ -71,9 +73,10 @@ export const Service = v.object({
   version: v.number(),
   created_at: v.string(),
   updated_at: v.string(),
+  custom_fields: CustomFieldValues,
 });
 
-export const ServiceListQuery = listQuery(["name", "slug", "status", "environment", "ip_address", "created_at", "updated_at"], {
+export const ServiceListQuery = inventoryListQuery(["name", "slug", "status", "environment", "ip_address", "created_at", "updated_at"], {
   status: TextFilter,
   environment: TextFilter,
   environment_id: IntFilter,

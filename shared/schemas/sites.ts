@@ -1,7 +1,8 @@
 // Sites: a named place (unique), with an address and optional coordinates.
 import * as v from "valibot";
+import { CustomFieldValues, CustomFieldValuesInput } from "./custom-fields.ts";
 import { Name, OptionalNumber, OptionalText, patchBody, writeBody } from "./fields.ts";
-import { listQuery } from "./list-query.ts";
+import { inventoryListQuery } from "./list-query.ts";
 
 const writable = {
   name: Name,
@@ -10,6 +11,7 @@ const writable = {
   latitude: OptionalNumber(-90, 90),
   longitude: OptionalNumber(-180, 180),
   notes: OptionalText(10_000),
+  custom_fields: CustomFieldValuesInput,
 };
 
 export const SiteCreate = writeBody(writable);
@@ -26,6 +28,7 @@ export const Site = v.object({
   version: v.number(),
   created_at: v.string(),
   updated_at: v.string(),
+  custom_fields: CustomFieldValues,
 });
 
-export const SiteListQuery = listQuery(["name", "created_at", "updated_at"], {});
+export const SiteListQuery = inventoryListQuery(["name", "created_at", "updated_at"], {});

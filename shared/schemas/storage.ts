@@ -1,5 +1,6 @@
 import * as v from "valibot";
-import { IntFilter, listQuery, TextFilter } from "./list-query.ts";
+import { CustomFieldValues, CustomFieldValuesInput } from "./custom-fields.ts";
+import { IntFilter, inventoryListQuery, TextFilter } from "./list-query.ts";
 import { Name, OptionalNumber, OptionalText, patchBody, RefId, Tags, writeBody } from "./fields.ts";
 
 export const STORAGE_KINDS = ["disk", "pool", "dataset", "share"] as const;
@@ -14,6 +15,7 @@ const writable = {
   path: OptionalText(1000),
   notes: OptionalText(10_000),
   tags: Tags,
+  custom_fields: CustomFieldValuesInput,
 };
 const readOnly = ["hardware_name", "used_pct"];
 
@@ -36,10 +38,14 @@ export const Storage = v.object({
   version: v.number(),
   created_at: v.string(),
   updated_at: v.string(),
+  custom_fields: CustomFieldValues,
 });
 
-export const StorageListQuery = listQuery(["name", "kind", "capacity_gb", "used_gb", "path", "hardware_id", "created_at", "updated_at"], {
-  kind: v.optional(v.picklist(STORAGE_KINDS, kindMessage)),
-  hardware_id: IntFilter,
-  tag: TextFilter,
-});
+export const StorageListQuery = inventoryListQuery(
+  ["name", "kind", "capacity_gb", "used_gb", "path", "hardware_id", "created_at", "updated_at"],
+  {
+    kind: v.optional(v.picklist(STORAGE_KINDS, kindMessage)),
+    hardware_id: IntFilter,
+    tag: TextFilter,
+  },
+);

@@ -1,13 +1,15 @@
 // VLANs: an 802.1Q tag (1-4094) with a name, unique per site.
 import * as v from "valibot";
+import { CustomFieldValues, CustomFieldValuesInput } from "./custom-fields.ts";
 import { Name, OptionalText, patchBody, RefId, writeBody } from "./fields.ts";
-import { IntFilter, listQuery } from "./list-query.ts";
+import { IntFilter, inventoryListQuery } from "./list-query.ts";
 
 const writable = {
   vlan_id: v.pipe(v.number(), v.integer(), v.minValue(1, "A VLAN tag is 1 to 4094."), v.maxValue(4094, "A VLAN tag is 1 to 4094.")),
   name: Name,
   description: OptionalText(2000),
   site_id: RefId,
+  custom_fields: CustomFieldValuesInput,
 };
 const readOnly = ["site_name"];
 
@@ -24,6 +26,10 @@ export const Vlan = v.object({
   version: v.number(),
   created_at: v.string(),
   updated_at: v.string(),
+  custom_fields: CustomFieldValues,
 });
 
-export const VlanListQuery = listQuery(["name", "vlan_id", "created_at", "updated_at"], { site_id: IntFilter, vlan_id: IntFilter });
+export const VlanListQuery = inventoryListQuery(["name", "vlan_id", "created_at", "updated_at"], {
+  site_id: IntFilter,
+  vlan_id: IntFilter,
+});

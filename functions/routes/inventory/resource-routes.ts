@@ -16,6 +16,10 @@ import { exportRoutes } from "./export-routes.ts";
 import { importRoutes } from "./import-routes.ts";
 
 type AnySchema = v.GenericSchema;
+
+/** The list description's part on custom fields, for an inventory kind's list (docs/custom-fields.md). */
+const CUSTOM_FIELD_LIST_DOC =
+  " Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.";
 /** A request schema whose parsed value the verb accepts. */
 type Accepted<T> = v.GenericSchema<unknown, NoInfer<T>>;
 type Operation = "list" | "create" | "get" | "patch" | "put" | "delete";
@@ -44,6 +48,8 @@ export interface ResourceRouteOptions<IS extends AnySchema, Q, V, K, N extends s
   putDefaults?: NoInfer<V>;
   /** GET {id}; on unless false. */
   get?: boolean;
+  /** DELETE {id}; on unless false (a resource whose delete is its own route, behind a confirmation). */
+  delete?: boolean;
   /** Summaries other than the standard ones. */
   summaries?: Partial<Record<Operation, string>>;
   /** What deleting does to the things that point at the row (409 or unlink), for the DELETE description. */
@@ -84,7 +90,9 @@ export function resourceRoutes<IS extends AnySchema, Q, V, K, N extends string>(
         tag,
         summary: summary("list", `List ${noun[1]}`),
         scope: verbs.list.scope,
-        description: "Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.",
+        description: `Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.${
+          (o.query as { type?: string }).type === "object_with_rest" ? CUSTOM_FIELD_LIST_DOC : ""
+        }`,
         query: o.query,
         response: { schema: listResponse(o.item) },
       },
@@ -157,24 +165,25 @@ export function resourceRoutes<IS extends AnySchema, Q, V, K, N extends string>(
   if (o.patch) update(o.patch, "patch", `Change some fields of a ${noun[0]} (only the given fields; If-Match honoured)`);
   if (o.put) update(o.put, "put", `Replace a ${noun[0]}'s writable fields (If-Match honoured)`, o.putDefaults);
 
-  route(
-    app,
-    {
-      method: "delete",
-      path: idPath,
-      tag,
-      summary: summary("delete", `Delete a ${noun[0]}`),
-      scope: verbs.remove.scope,
-      params,
-      description: o.deleteDescription,
-      response: { status: 204, description: "Deleted" },
-      errors: [409, 412],
-    },
-    async (c, { params: p }) => {
-      await verbs.remove({ ctx: verbContext(c), input: { id: p[o.idParam], ifMatch: ifMatch(c) } });
-      return c.body(null, 204);
-    },
-  );
+  if (o.delete !== false)
+    route(
+      app,
+      {
+        method: "delete",
+        path: idPath,
+        tag,
+        summary: summary("delete", `Delete a ${noun[0]}`),
+        scope: verbs.remove.scope,
+        params,
+        description: o.deleteDescription,
+        response: { status: 204, description: "Deleted" },
+        errors: [409, 412],
+      },
+      async (c, { params: p }) => {
+        await verbs.remove({ ctx: verbContext(c), input: { id: p[o.idParam], ifMatch: ifMatch(c) } });
+        return c.body(null, 204);
+      },
+    );
   if (o.bulk && o.create && o.patch)
     importRoutes(app, {
       verbs: verbs as unknown as ResourceVerbs<unknown, unknown, V, number>,

@@ -2,41 +2,64 @@
 // dependencies, storage, networks, VLANs, IP addresses, clusters, external nodes, misc items, sites and
 // the grouping labels. Foreign keys keep every edge pointing at something that exists; `version`
 // carries optimistic concurrency (ETag / If-Match).
-import { sql } from "drizzle-orm";
+import { type AnyColumn, sql } from "drizzle-orm";
 import { check, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { timestamps, tz } from "./columns.ts";
 
 const versioned = { version: integer("version").notNull().default(1) };
 const tagsColumn = { tags: text("tags").array().notNull().default(sql`'{}'::text[]`) };
+/**
+ * The values of the custom fields an administrator defined for the kind (custom_field_definitions),
+ * `{name: value}`; checked against the definitions on every write that gives them (docs/adr/0495).
+ */
+const customFieldsColumn = { custom_fields: jsonb("custom_fields").$type<Record<string, unknown>>().notNull().default({}) };
+/** `@>` containment on the values (the lists' cf_<name> filters); jsonb_path_ops is the smaller GIN opclass. */
+const customFieldsIndex = (table: string, column: AnyColumn) =>
+  index(`${table}_custom_fields_idx`).using("gin", sql`${column} jsonb_path_ops`);
 
-export const sites = pgTable("sites", {
-  id: serial("id").primaryKey(),
-  name: text("name").notNull().unique(),
-  description: text("description"),
-  address: text("address"),
-  latitude: doublePrecision("latitude"),
-  longitude: doublePrecision("longitude"),
-  notes: text("notes"),
-  ...versioned,
-  ...timestamps,
-});
+export const sites = pgTable(
+  "sites",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull().unique(),
+    description: text("description"),
+    address: text("address"),
+    latitude: doublePrecision("latitude"),
+    longitude: doublePrecision("longitude"),
+    notes: text("notes"),
+    ...versioned,
+    ...customFieldsColumn,
+    ...timestamps,
+  },
+  (t) => [customFieldsIndex("sites", t.custom_fields)],
+);
 
-export const environments = pgTable("environments", {
-  id: serial("id").primaryKey(),
-  name: text("name").notNull().unique(),
-  color: text("color"),
-  description: text("description"),
-  ...timestamps,
-});
+export const environments = pgTable(
+  "environments",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull().unique(),
+    color: text("color"),
+    description: text("description"),
+    ...customFieldsColumn,
+    ...timestamps,
+  },
+  (t) => [customFieldsIndex("environments", t.custom_fields)],
+);
 
-export const categories = pgTable("categories", {
-  id: serial("id").primaryKey(),
-  name: text("name").notNull().unique(),
-  color: text("color"),
-  icon: text("icon"),
-  description: text("description"),
-  ...timestamps,
-});
+export const categories = pgTable(
+  "categories",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull().unique(),
+    color: text("color"),
+    icon: text("icon"),
+    description: text("description"),
+    ...customFieldsColumn,
+    ...timestamps,
+  },
+  (t) => [customFieldsIndex("categories", t.custom_fields)],
+);
 
 /** The unique tag set with colours; resources carry their tags as text arrays. */
 export const tags = pgTable("tags", {
@@ -129,9 +152,11 @@ export const hardware = pgTable(
     notes: text("notes"),
     ...tagsColumn,
     ...versioned,
+    ...customFieldsColumn,
     ...timestamps,
   },
   (t) => [
+    customFieldsIndex("hardware", t.custom_fields),
     index("hardware_name_idx").on(t.name),
     index("hardware_status_idx").on(t.status),
     index("hardware_env_idx").on(t.environment_id),
@@ -186,9 +211,11 @@ export const computeUnits = pgTable(
     notes: text("notes"),
     ...tagsColumn,
     ...versioned,
+    ...customFieldsColumn,
     ...timestamps,
   },
   (t) => [
+    customFieldsIndex("compute_units", t.custom_fields),
     index("compute_units_hardware_idx").on(t.hardware_id),
     index("compute_units_name_idx").on(t.name),
     index("compute_units_kind_idx").on(t.kind),
@@ -216,9 +243,11 @@ export const services = pgTable(
     description: text("description"),
     ...tagsColumn,
     ...versioned,
+    ...customFieldsColumn,
     ...timestamps,
   },
   (t) => [
+    customFieldsIndex("services", t.custom_fields),
     index("services_name_idx").on(t.name),
     index("services_status_idx").on(t.status),
     index("services_hardware_idx").on(t.hardware_id),
@@ -260,9 +289,11 @@ export const storage = pgTable(
     notes: text("notes"),
     ...tagsColumn,
     ...versioned,
+    ...customFieldsColumn,
     ...timestamps,
   },
   (t) => [
+    customFieldsIndex("storage", t.custom_fields),
     index("storage_hardware_idx").on(t.hardware_id),
     index("storage_name_idx").on(t.name),
     index("storage_name_trgm_idx").using("gin", sql`lower(${t.name}) gin_trgm_ops`),
@@ -293,9 +324,11 @@ export const vlans = pgTable(
     description: text("description"),
     site_id: integer("site_id").references(() => sites.id, { onDelete: "set null" }),
     ...versioned,
+    ...customFieldsColumn,
     ...timestamps,
   },
   (t) => [
+    customFieldsIndex("vlans", t.custom_fields),
     uniqueIndex("vlans_tag_site_idx").on(t.vlan_id, sql`coalesce(${t.site_id}, 0)`),
     check("vlans_range", sql`${t.vlan_id} between 1 and 4094`),
   ],
@@ -314,9 +347,14 @@ export const networks = pgTable(
     site_id: integer("site_id").references(() => sites.id, { onDelete: "set null" }),
     ...tagsColumn,
     ...versioned,
+    ...customFieldsColumn,
     ...timestamps,
   },
-  (t) => [index("networks_name_idx").on(t.name), index("networks_name_trgm_idx").using("gin", sql`lower(${t.name}) gin_trgm_ops`)],
+  (t) => [
+    customFieldsIndex("networks", t.custom_fields),
+    index("networks_name_idx").on(t.name),
+    index("networks_name_trgm_idx").using("gin", sql`lower(${t.name}) gin_trgm_ops`),
+  ],
 );
 
 export const networkMembers = pgTable(
@@ -378,20 +416,30 @@ export const ipAddresses = pgTable(
     assigned_id: integer("assigned_id"),
     description: text("description"),
     ...versioned,
+    ...customFieldsColumn,
     ...timestamps,
   },
-  (t) => [index("ip_addresses_network_idx").on(t.network_id), index("ip_addresses_assigned_idx").on(t.assigned_type, t.assigned_id)],
+  (t) => [
+    customFieldsIndex("ip_addresses", t.custom_fields),
+    index("ip_addresses_network_idx").on(t.network_id),
+    index("ip_addresses_assigned_idx").on(t.assigned_type, t.assigned_id),
+  ],
 );
 
-export const hardwareClusters = pgTable("hardware_clusters", {
-  id: serial("id").primaryKey(),
-  name: text("name").notNull().unique(),
-  type: text("type"),
-  description: text("description"),
-  environment_id: integer("environment_id").references(() => environments.id, { onDelete: "set null" }),
-  ...versioned,
-  ...timestamps,
-});
+export const hardwareClusters = pgTable(
+  "hardware_clusters",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull().unique(),
+    type: text("type"),
+    description: text("description"),
+    environment_id: integer("environment_id").references(() => environments.id, { onDelete: "set null" }),
+    ...versioned,
+    ...customFieldsColumn,
+    ...timestamps,
+  },
+  (t) => [customFieldsIndex("hardware_clusters", t.custom_fields)],
+);
 
 export const clusterMembers = pgTable(
   "cluster_members",
@@ -409,19 +457,24 @@ export const clusterMembers = pgTable(
   (t) => [uniqueIndex("cluster_members_pair_idx").on(t.cluster_id, t.hardware_id), index("cluster_members_hw_idx").on(t.hardware_id)],
 );
 
-export const externalNodes = pgTable("external_nodes", {
-  id: serial("id").primaryKey(),
-  name: text("name").notNull(),
-  provider: text("provider"),
-  kind: text("kind"),
-  region: text("region"),
-  ip_address: text("ip_address"),
-  url: text("url"),
-  notes: text("notes"),
-  ...tagsColumn,
-  ...versioned,
-  ...timestamps,
-});
+export const externalNodes = pgTable(
+  "external_nodes",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    provider: text("provider"),
+    kind: text("kind"),
+    region: text("region"),
+    ip_address: text("ip_address"),
+    url: text("url"),
+    notes: text("notes"),
+    ...tagsColumn,
+    ...versioned,
+    ...customFieldsColumn,
+    ...timestamps,
+  },
+  (t) => [customFieldsIndex("external_nodes", t.custom_fields)],
+);
 
 export const externalNodeNetworks = pgTable(
   "external_node_networks",
@@ -456,16 +509,21 @@ export const serviceExternalDependencies = pgTable(
   ],
 );
 
-export const miscItems = pgTable("misc_items", {
-  id: serial("id").primaryKey(),
-  name: text("name").notNull(),
-  kind: text("kind"),
-  description: text("description"),
-  url: text("url"),
-  ...tagsColumn,
-  ...versioned,
-  ...timestamps,
-});
+export const miscItems = pgTable(
+  "misc_items",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    kind: text("kind"),
+    description: text("description"),
+    url: text("url"),
+    ...tagsColumn,
+    ...versioned,
+    ...customFieldsColumn,
+    ...timestamps,
+  },
+  (t) => [customFieldsIndex("misc_items", t.custom_fields)],
+);
 
 export const serviceMisc = pgTable(
   "service_misc",

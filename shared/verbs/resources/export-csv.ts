@@ -4,6 +4,7 @@
 // the quoting (a comma, quote or line break inside a value), so a name cannot break a row.
 import { stringify } from "csv-stringify/sync";
 import { ApiError } from "../../errors.ts";
+import { definitionsOf } from "../custom-fields/definitions.ts";
 import type { ListParams } from "../../schemas/list-query.ts";
 import { defineSnapshotRead, type Verb } from "../verb.ts";
 import type { ResourceVerbs } from "./resource-verbs.ts";
@@ -22,11 +23,26 @@ export function csvCell(value: unknown): string {
 
 export interface CsvExportInput<Q> {
   query: Q;
-  columns: string[];
+  /** The columns asked for; undefined: `fields`, then a cf_<name> column for each custom field of the kind. */
+  columns: string[] | undefined;
+  fields: string[];
+}
+
+/** A cell's value: a field of the item, or `cf_<name>` for a custom field's value. */
+function cellValue(item: Record<string, unknown>, column: string): unknown {
+  if (!column.startsWith("cf_")) return item[column];
+  return (item.custom_fields as Record<string, unknown> | undefined)?.[column.slice(3)];
 }
 
 export function csvExportVerb<Api, Q extends ListParams, V>(verbs: ResourceVerbs<Api, Q, V, number>): Verb<CsvExportInput<Q>, string> {
-  return defineSnapshotRead({ scope: verbs.scopes.read }, async (ctx, { query, columns }) => {
+  return defineSnapshotRead({ scope: verbs.scopes.read }, async (ctx, { query, columns: asked, fields }) => {
+    const custom = verbs.customFieldKind ? (await definitionsOf(ctx.db, verbs.customFieldKind)).map((d) => `cf_${d.name}`) : [];
+    const unknown = (asked ?? []).find((c) => c.startsWith("cf_") && !custom.includes(c));
+    if (unknown !== undefined)
+      throw ApiError.validation([
+        { loc: ["query", "columns"], msg: `No custom field "${unknown.slice(3)}" applies to this kind.`, type: "value_error" },
+      ]);
+    const columns = asked ?? [...fields, ...custom];
     const rows: string[][] = [];
     for (let offset = 0; ; offset += CHUNK) {
       const page = await verbs.list({ ctx, input: { ...query, limit: CHUNK, offset } });
@@ -38,7 +54,7 @@ export function csvExportVerb<Api, Q extends ListParams, V>(verbs: ResourceVerbs
             type: "value_error",
           },
         ]);
-      for (const item of page.items) rows.push(columns.map((c) => csvCell((item as Record<string, unknown>)[c])));
+      for (const item of page.items) rows.push(columns.map((c) => csvCell(cellValue(item as Record<string, unknown>, c))));
       if (page.items.length < CHUNK) break;
     }
     return stringify(rows, { header: true, columns, bom: true });

@@ -13,6 +13,8 @@ import * as v from "valibot";
 import { ApiError, type ValidationIssue } from "../../errors.ts";
 import type { CsvImportReport, CsvImportRow } from "../../schemas/csv-import.ts";
 import { COMMON_READ_ONLY, MAX_INT4 } from "../../schemas/fields.ts";
+import { csvCellValue } from "../../domain/custom-fields.ts";
+import { definitionsOf } from "../custom-fields/definitions.ts";
 import { defineVerb, type Verb, type VerbScope } from "../verb.ts";
 import type { ResourceVerbs } from "./resource-verbs.ts";
 import type { RowProblem } from "./write-rows.ts";
@@ -213,7 +215,7 @@ export function parseCsv(text: string, spec: CsvImportSpec): { header: string[];
       } else if (c.kind === "name") {
         if (cell.trim() !== "") row.names[c.field] = cell.trim();
       } else if (c.kind === "custom") {
-        // Passed through as text: the custom fields' own rules read and check them.
+        // Text here; typeCustomFields reads it as the field's type, and the custom fields' rules check it.
         if (cell.trim() === "") return;
         const custom = (row.body.custom_fields ??= {}) as Body;
         custom[c.name] = cell;
@@ -326,6 +328,20 @@ class DryRunDone extends Error {
 }
 
 /** The import verb of a resource: write scope, the file parsed before the transaction, the rows written in it. */
+/** The `cf_<name>` cells read as their fields' types (the text of a field the kind lacks stays, and is refused). */
+async function typeCustomFields(s: VerbScope, rows: Parsed[], kind: string | undefined): Promise<void> {
+  if (!kind || !rows.some((r) => r.body.custom_fields)) return;
+  const defs = new Map((await definitionsOf(s.tx, kind)).map((d) => [d.name, d]));
+  for (const row of rows) {
+    const custom = row.body.custom_fields as Body | undefined;
+    if (!custom) continue;
+    for (const [name, text] of Object.entries(custom)) {
+      const def = defs.get(name);
+      if (def && typeof text === "string") custom[name] = csvCellValue(def, text);
+    }
+  }
+}
+
 export function csvImportVerb<Api, Q, V>(
   verbs: ResourceVerbs<Api, Q, V, number>,
   spec: CsvImportSpec,
@@ -335,6 +351,7 @@ export function csvImportVerb<Api, Q, V>(
     { scope: verbs.scopes.write, prepare: async (_ctx, input: CsvImportInput) => parseCsv(input.text, spec) },
     async (s, { dryRun }: CsvImportInput, { header, rows }) => {
       await resolveReferences(s, rows, spec);
+      await typeCustomFields(s, rows, verbs.customFieldKind);
       await matchKeys(s, rows, spec, table, id);
       const bodies = rows.map((r) => (r.errors.length === 0 ? validate(r, spec) : undefined));
       const valid = rows.flatMap((r, i) => (bodies[i] && r.errors.length === 0 ? [i] : []));

@@ -2,11 +2,13 @@
 // of the one contract (shared/verbs/verb.ts) and carries its scope; writes run in one transaction with
 // optimistic concurrency on `version`, tag sync, an audit entry with the before/after diff, and events on
 // commit (the steps on one row are update-row.ts, which verbs outside the engine share).
-import { type AnyColumn, eq } from "drizzle-orm";
+import { type AnyColumn, eq, getTableColumns } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/database.ts";
 import type { ListParams } from "../../schemas/list-query.ts";
 import { defineRead, defineVerb, type Verb, type VerbScope } from "../verb.ts";
+import { customFieldListParts } from "../custom-fields/list.ts";
+import { customFieldValues } from "../custom-fields/values.ts";
 import { recordChange } from "../event-rules/record-change.ts";
 import { forgetReferences } from "./forget-references.ts";
 import { type ListPage, listPage, type ListSpec } from "./list.ts";
@@ -32,13 +34,43 @@ export interface ResourceVerbs<Api, Q, V, K> {
   writeRows(s: VerbScope, rows: WriteRow<V>[]): Promise<RowOutcome[]>;
   /** Stored rows as the API answers them (the event rules' payloads of writes made outside these verbs: an import). */
   present(db: Db, rows: never[]): Promise<Api[]>;
+  /** The object kind whose custom fields the resource's objects carry (its CSV export's cf_<name> columns). */
+  customFieldKind?: string;
+}
+
+type Fields = Record<string, unknown>;
+
+/**
+ * A kind whose table has a `custom_fields` column (every inventory kind, docs/custom-fields.md) carries
+ * custom fields: a write's `custom_fields` are merged into the row's and checked against the kind's
+ * definitions (the kind is its entityType, an object kind of ../inventory/object-kinds.ts) before the
+ * kind's own toValues sees the rest; a create gets the defaults and is asked for the required fields.
+ */
+function withCustomFields<T extends PgTable, Api, Q extends ListParams, I extends AnyColumn>(
+  def: ResourceDef<T, Api, Q, I>,
+  column: AnyColumn,
+): ResourceDef<T, Api, Q, I> {
+  const kind = def.entityType;
+  const { toValues } = def;
+  return {
+    ...def,
+    async toValues(s, input, existing) {
+      const { custom_fields: given, ...rest } = input as Fields;
+      const values = toValues ? await toValues(s, rest as ValuesOf<T>, existing) : (rest as ValuesOf<T>);
+      const stored = existing ? ((existing as Fields)[column.name] as Fields) : undefined;
+      if (existing && given === undefined) return values;
+      return { ...values, [column.name]: await customFieldValues(s, kind, stored, given as Fields | undefined) };
+    },
+  };
 }
 
 export function resourceVerbs<T extends PgTable, Api, Q extends ListParams, I extends AnyColumn>(
-  def: ResourceDef<T, Api, Q, I>,
+  declared: ResourceDef<T, Api, Q, I>,
 ): ResourceVerbs<Api, Q, ValuesOf<T>, KeyOf<I>> {
   type Row = RowOf<T>;
   type K = KeyOf<I>;
+  const cfColumn = (getTableColumns(declared.table) as Record<string, AnyColumn>).custom_fields;
+  const def = cfColumn ? withCustomFields(declared, cfColumn) : declared;
   const scopes = scopesOf(def);
   const spec: ListSpec = { ...def.list, table: def.table, id: def.columns.id };
 
@@ -52,12 +84,17 @@ export function resourceVerbs<T extends PgTable, Api, Q extends ListParams, I ex
     kind: { label: def.label, entityType: def.entityType, table: def.table, id: def.columns.id },
     writeRows: (s, rows) => writeRows(s, def, rows),
     present: (db, rows) => def.present(db, rows as Row[]),
+    ...(cfColumn ? { customFieldKind: def.entityType } : {}),
 
     get: defineRead({ scope: scopes.read }, async (ctx, { id }: { id: K }) => one(ctx.db, await loadRow(ctx.db, def, id))),
 
-    list: defineRead({ scope: scopes.read }, (ctx, query: Q) =>
-      listPage<Row, Api>(ctx.db, spec, query, def.filters?.(query), (rows) => def.present(ctx.db, rows)),
-    ),
+    list: defineRead({ scope: scopes.read }, async (ctx, query: Q) => {
+      const present = (rows: Row[]) => def.present(ctx.db, rows);
+      if (!cfColumn) return listPage<Row, Api>(ctx.db, spec, query, def.filters?.(query), present);
+      const cf = await customFieldListParts(ctx.db, def.entityType, cfColumn, query as unknown as Fields);
+      const sorted = cf.sort ? { ...spec, sortable: { ...spec.sortable, [query.sort]: cf.sort } } : spec;
+      return listPage<Row, Api>(ctx.db, sorted, query, [...(def.filters?.(query) ?? []), ...cf.where], present);
+    }),
 
     create: defineVerb({ scope: scopes.write }, async (s, input: ValuesOf<T>) => one(s.tx, await insertRow(s, def, input))),
 

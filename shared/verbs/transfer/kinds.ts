@@ -9,6 +9,7 @@ import {
   categories,
   clusterMembers,
   computeUnits,
+  customFieldDefinitions,
   docEntities,
   docs,
   environments,
@@ -57,6 +58,7 @@ import { StorageCreate } from "../../schemas/storage.ts";
 import { VlanCreate } from "../../schemas/vlans.ts";
 import { VrfCreate } from "../../schemas/vrfs.ts";
 import { slugify } from "../inventory/services/slug.ts";
+import { CUSTOM_FIELD_NAME, CUSTOM_FIELD_TYPES } from "../../domain/custom-fields.ts";
 
 /** The document's `version` (the reference's) and our own marker of the row shapes. */
 export const EXPORT_VERSION = 2;
@@ -212,6 +214,13 @@ const JOURNAL_OBJECT_KINDS: Record<string, string> = {
  * against the database once its target kind is written. The reference's keys first, then ours.
  */
 export const KINDS: Kind[] = [
+  // The custom field definitions the objects' custom_fields values are of (docs/custom-fields.md).
+  kind({
+    key: "custom_fields",
+    table: customFieldDefinitions,
+    rules: { name: v.pipe(v.string(), v.regex(CUSTOM_FIELD_NAME), v.maxLength(60)), type: v.picklist(CUSTOM_FIELD_TYPES) },
+    unique: [["name"]],
+  }),
   kind({ key: "sites", table: sites, create: SiteCreate, unique: [["name"]] }),
   kind({ key: "environments", table: environments, create: EnvironmentCreate, unique: [["name"]] }),
   kind({ key: "categories", table: categories, create: CategoryCreate, unique: [["name"]] }),
@@ -382,6 +391,7 @@ export const EXPORT_ORDER = [
   "rack_reservations",
   "vrfs",
   "prefixes",
+  "custom_fields",
   "journal_entries",
 ] as const;
 

@@ -167,12 +167,26 @@ describe("CSV import of hardware", () => {
     expect(body.fields["columns.colour"]).toContain('Unknown column "colour"');
   });
 
-  it("a cf_ column goes into custom_fields, which the schema then judges", async () => {
-    const res = await importCsv("hardware", "name,cf_owner\ncf-row,me\n", { dryRun: true });
-    const report = (await res.json()) as Report;
-    // Whatever the custom fields' rules say about it is reported on the cf_ column.
-    if (report.rows[0]!.action === "error") expect(report.rows[0]!.errors[0]!.column).toBe("cf_owner");
-    else expect(report.rows[0]!.action).toBe("created");
+  it("reads cf_ columns as their custom fields' types, and reports a value the field refuses on its column", async () => {
+    const define = async (body: Record<string, unknown>) =>
+      expect((await a.req("POST", "custom-fields", a.admin, { kinds: ["hardware"], ...body })).status).toBe(201);
+    await define({ name: "asset_no", label: "Asset number", type: "integer", min_value: 1 });
+    await define({ name: "in_warranty", label: "In warranty", type: "boolean" });
+    await define({ name: "duties", label: "Duties", type: "multi_selection", choices: ["web", "db", "backup"] });
+    await define({ name: "owner", label: "Owner", type: "text" });
+    const csv = 'name,cf_asset_no,cf_in_warranty,cf_duties,cf_owner\ncf-row-1,42,true,"web, db",ops\ncf-row-2,abc,false,,\n';
+    const dry = (await (await importCsv("hardware", csv, { dryRun: true })).json()) as Report;
+    expect(dry.rows.map((r) => r.action)).toEqual(["created", "error"]);
+    expect(dry.rows[1]!.errors).toEqual([expect.objectContaining({ column: "cf_asset_no", field: "custom_fields.asset_no" })]);
+
+    const fixed = csv.replace("cf-row-2,abc", "cf-row-2,7");
+    const res = await importCsv("hardware", fixed);
+    expect(res.status).toBe(201);
+    const rows = await a.t.sql`select name, custom_fields from hardware where name like 'cf-row-%' order by name`;
+    expect(rows.map((r) => r.custom_fields)).toEqual([
+      { asset_no: 42, in_warranty: true, duties: ["web", "db"], owner: "ops" },
+      { asset_no: 7, in_warranty: false },
+    ]);
   });
 
   it("refuses malformed CSV, an empty file and a wrong content type", async () => {

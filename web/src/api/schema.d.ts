@@ -259,7 +259,7 @@ export interface paths {
         };
         /**
          * Export the inventory and its relations as one versioned JSON document (streamed)
-         * @description {version: 2, format: "infra-control-plane/inventory@1", exported_at, hardware, compute_units, services, storage, networks, misc_items, docs, tags, entity_tags, entity_docs, service_dependencies, service_storage, service_misc, hardware_networks, compute_networks, hardware_clusters, hardware_cluster_members, external_nodes, external_node_networks, service_external_nodes, sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers, racks, rack_reservations, vrfs, prefixes, journal_entries}: every key an array of rows ordered by key, read from one consistent snapshot and written while it is read. The reference's keys come first, then ours (sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers). No users, secrets, sessions, settings, monitors or audit. An error after the first byte aborts the response (a truncated document never parses).
+         * @description {version: 2, format: "infra-control-plane/inventory@1", exported_at, hardware, compute_units, services, storage, networks, misc_items, docs, tags, entity_tags, entity_docs, service_dependencies, service_storage, service_misc, hardware_networks, compute_networks, hardware_clusters, hardware_cluster_members, external_nodes, external_node_networks, service_external_nodes, sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers, racks, rack_reservations, vrfs, prefixes, custom_fields, journal_entries}: every key an array of rows ordered by key, read from one consistent snapshot and written while it is read. The reference's keys come first, then ours (sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers). No users, secrets, sessions, settings, monitors or audit. An error after the first byte aborts the response (a truncated document never parses).
          *
          *     Needs scope `admin:*`.
          */
@@ -2753,7 +2753,7 @@ export interface paths {
         };
         /**
          * List categories
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
          *
          *     Needs scope `read:services`.
          */
@@ -2857,7 +2857,7 @@ export interface paths {
         };
         /**
          * Every category the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/categories (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/categories (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:services`.
          */
@@ -3005,7 +3005,7 @@ export interface paths {
         };
         /**
          * List compute units
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
          *
          *     Needs scope `read:compute`.
          */
@@ -3147,7 +3147,7 @@ export interface paths {
         };
         /**
          * Every compute unit the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/compute-units (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/compute-units (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:compute`.
          */
@@ -3244,6 +3244,66 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/custom-fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List custom fields
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         *
+         *     Needs scope `read:custom-fields`.
+         */
+        get: operations["getApiV1CustomFields"];
+        put?: never;
+        /**
+         * Create a custom field
+         * @description name (a slug) and type are set on create and never change. Selections need choices; a reference names reference_kind; regex applies to text, min_value/max_value to numbers, min_length/max_length to text and URLs; the default must be a value the field takes. Taking a kind out of `kinds` removes the field's values from that kind's objects. A required field may be added to a kind that has objects: they are asked for it on their next write that gives custom fields (docs/custom-fields.md).
+         *
+         *     Needs scope `write:custom-fields`.
+         */
+        post: operations["postApiV1CustomFields"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/custom-fields/{custom_field_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a custom field
+         * @description Needs scope `read:custom-fields`.
+         */
+        get: operations["getApiV1CustomFieldsByCustomFieldId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a custom field and its values
+         * @description Removes the field's value from every object of its kinds. While any object holds a value this is high-impact: High-impact: send `x-svc-confirmation: delete-custom-field`, `idempotency-key` (12+ characters); otherwise 428 CONFIRMATION_REQUIRED. Repeating the idempotency key replays the first answer; the same key for another request is 409. A field no object uses is deleted without them. If-Match honoured.
+         *
+         *     Needs scope `delete:custom-fields`.
+         */
+        delete: operations["deleteApiV1CustomFieldsByCustomFieldId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change some fields of a custom field (only the given fields; If-Match honoured)
+         * @description name (a slug) and type are set on create and never change. Selections need choices; a reference names reference_kind; regex applies to text, min_value/max_value to numbers, min_length/max_length to text and URLs; the default must be a value the field takes. Taking a kind out of `kinds` removes the field's values from that kind's objects. A required field may be added to a kind that has objects: they are asked for it on their next write that gives custom fields (docs/custom-fields.md).
+         *
+         *     Needs scope `write:custom-fields`.
+         */
+        patch: operations["patchApiV1CustomFieldsByCustomFieldId"];
         trace?: never;
     };
     "/api/v1/cve/entity/{entity_type}/{entity_id}": {
@@ -4361,7 +4421,7 @@ export interface paths {
         };
         /**
          * List environments
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
          *
          *     Needs scope `read:services`.
          */
@@ -4465,7 +4525,7 @@ export interface paths {
         };
         /**
          * Every environment the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/environments (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/environments (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:services`.
          */
@@ -4672,7 +4732,7 @@ export interface paths {
         };
         /**
          * List external nodes
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
          *
          *     Needs scope `read:external`.
          */
@@ -4840,7 +4900,7 @@ export interface paths {
         };
         /**
          * Every external node the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/external-nodes (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/external-nodes (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:external`.
          */
@@ -4992,7 +5052,7 @@ export interface paths {
         };
         /**
          * List hardware nodes
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
          *
          *     Needs scope `read:hardware`.
          */
@@ -5018,7 +5078,7 @@ export interface paths {
         };
         /**
          * List hardware clusters
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
          *
          *     Needs scope `read:clusters`.
          */
@@ -5172,7 +5232,7 @@ export interface paths {
         };
         /**
          * Every hardware cluster the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/hardware-clusters (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/hardware-clusters (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:clusters`.
          */
@@ -5508,7 +5568,7 @@ export interface paths {
         };
         /**
          * Every hardware node the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/hardware (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/hardware (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:hardware`.
          */
@@ -6255,7 +6315,7 @@ export interface paths {
         };
         /**
          * List recorded IP addresses
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
          *
          *     Needs scope `read:networks`.
          */
@@ -6381,7 +6441,7 @@ export interface paths {
         };
         /**
          * Every recorded IP address the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/ipam (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/ipam (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:networks`.
          */
@@ -6886,7 +6946,7 @@ export interface paths {
         };
         /**
          * List misc items
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
          *
          *     Needs scope `read:misc`.
          */
@@ -7008,7 +7068,7 @@ export interface paths {
         };
         /**
          * Every misc item the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/misc (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/misc (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:misc`.
          */
@@ -7582,7 +7642,7 @@ export interface paths {
         };
         /**
          * List networks
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
          *
          *     Needs scope `read:networks`.
          */
@@ -7846,7 +7906,7 @@ export interface paths {
         };
         /**
          * Every network the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/networks (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/networks (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:networks`.
          */
@@ -8342,7 +8402,7 @@ export interface paths {
         };
         /**
          * Every prefix the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/prefixes (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/prefixes (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:networks`.
          */
@@ -8658,7 +8718,7 @@ export interface paths {
         };
         /**
          * Every rack the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/racks (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/racks (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:racks`.
          */
@@ -8800,7 +8860,7 @@ export interface paths {
         };
         /**
          * List services
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
          *
          *     Needs scope `read:services`.
          */
@@ -9148,7 +9208,7 @@ export interface paths {
         };
         /**
          * Every service the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/services (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/services (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:services`.
          */
@@ -9426,7 +9486,7 @@ export interface paths {
         };
         /**
          * List sites
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
          *
          *     Needs scope `read:sites`.
          */
@@ -9530,7 +9590,7 @@ export interface paths {
         };
         /**
          * Every site the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/sites (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/sites (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:sites`.
          */
@@ -9933,7 +9993,7 @@ export interface paths {
         };
         /**
          * List storage items
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
          *
          *     Needs scope `read:storage`.
          */
@@ -10055,7 +10115,7 @@ export interface paths {
         };
         /**
          * Every storage item the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/storage (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/storage (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:storage`.
          */
@@ -10533,7 +10593,7 @@ export interface paths {
         };
         /**
          * List VLANs
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
          *
          *     Needs scope `read:networks`.
          */
@@ -10637,7 +10697,7 @@ export interface paths {
         };
         /**
          * Every VLAN the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/vlans (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/vlans (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:networks`.
          */
@@ -10807,7 +10867,7 @@ export interface paths {
         };
         /**
          * Every VRF the list's filters select, as CSV
-         * @description The list's filters, q, sort and direction as on GET /api/v1/vrfs (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         * @description The list's filters, q, sort and direction as on GET /api/v1/vrfs (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order, `cf_<name>` for a custom field's value (default: every field, then every custom field of the kind). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
          *
          *     Needs scope `read:networks`.
          */
@@ -11703,6 +11763,9 @@ export interface operations {
                             [key: string]: unknown;
                         }[];
                         compute_units: {
+                            [key: string]: unknown;
+                        }[];
+                        custom_fields: {
                             [key: string]: unknown;
                         }[];
                         docs: {
@@ -18192,7 +18255,7 @@ export interface operations {
                 limit?: string;
                 offset?: string;
                 q?: string;
-                sort?: "name" | "created_at" | "updated_at";
+                sort?: ("name" | "created_at" | "updated_at") | string;
             };
             header?: never;
             path?: never;
@@ -18212,6 +18275,10 @@ export interface operations {
                         items: {
                             color: string | null;
                             created_at: string;
+                            /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
                             description: string | null;
                             icon: string | null;
                             id: number;
@@ -18243,6 +18310,10 @@ export interface operations {
             content: {
                 "application/json": {
                     color?: string | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     icon?: string | null;
                     name: string;
@@ -18259,6 +18330,10 @@ export interface operations {
                     "application/json": {
                         color: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         icon: string | null;
                         id: number;
@@ -18297,6 +18372,10 @@ export interface operations {
                     "application/json": {
                         color: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         icon: string | null;
                         id: number;
@@ -18355,6 +18434,10 @@ export interface operations {
             content: {
                 "application/json": {
                     color?: string | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     icon?: string | null;
                     name?: string;
@@ -18371,6 +18454,10 @@ export interface operations {
                     "application/json": {
                         color: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         icon: string | null;
                         id: number;
@@ -18442,6 +18529,10 @@ export interface operations {
                     ids: number[];
                     set: {
                         color?: string | null;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields?: {
+                            [key: string]: unknown;
+                        };
                         description?: string | null;
                         icon?: string | null;
                         name?: string;
@@ -18473,10 +18564,10 @@ export interface operations {
     getApiV1CategoriesExportCsv: {
         parameters: {
             query?: {
-                columns?: ("id" | "name" | "color" | "description" | "created_at" | "updated_at" | "icon")[];
+                columns?: (("id" | "name" | "color" | "description" | "created_at" | "updated_at" | "icon") | string)[];
                 direction?: "asc" | "desc";
                 q?: string;
-                sort?: "name" | "created_at" | "updated_at";
+                sort?: ("name" | "created_at" | "updated_at") | string;
             };
             header?: never;
             path?: never;
@@ -18939,7 +19030,7 @@ export interface operations {
                 limit?: string;
                 offset?: string;
                 q?: string;
-                sort?: "name" | "kind" | "status" | "ip_address" | "os" | "memory_mb" | "cpu_cores" | "disk_gb" | "hardware_id" | "created_at" | "updated_at";
+                sort?: ("name" | "kind" | "status" | "ip_address" | "os" | "memory_mb" | "cpu_cores" | "disk_gb" | "hardware_id" | "created_at" | "updated_at") | string;
                 status?: string;
                 tag?: string;
             };
@@ -18961,6 +19052,10 @@ export interface operations {
                         items: {
                             cpu_cores: number | null;
                             created_at: string;
+                            /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
                             disk_gb: number | null;
                             environment_id: number | null;
                             environment_name: string | null;
@@ -19005,6 +19100,10 @@ export interface operations {
             content: {
                 "application/json": {
                     cpu_cores?: number | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     disk_gb?: number | null;
                     environment_id?: number | null;
                     hardware_id?: number | null;
@@ -19031,6 +19130,10 @@ export interface operations {
                     "application/json": {
                         cpu_cores: number | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         disk_gb: number | null;
                         environment_id: number | null;
                         environment_name: string | null;
@@ -19082,6 +19185,10 @@ export interface operations {
                     "application/json": {
                         cpu_cores: number | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         disk_gb: number | null;
                         environment_id: number | null;
                         environment_name: string | null;
@@ -19153,6 +19260,10 @@ export interface operations {
             content: {
                 "application/json": {
                     cpu_cores?: number | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     disk_gb?: number | null;
                     environment_id?: number | null;
                     hardware_id?: number | null;
@@ -19179,6 +19290,10 @@ export interface operations {
                     "application/json": {
                         cpu_cores: number | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         disk_gb: number | null;
                         environment_id: number | null;
                         environment_name: string | null;
@@ -19338,6 +19453,10 @@ export interface operations {
                     ids: number[];
                     set: {
                         cpu_cores?: number | null;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields?: {
+                            [key: string]: unknown;
+                        };
                         disk_gb?: number | null;
                         environment_id?: number | null;
                         hardware_id?: number | null;
@@ -19379,14 +19498,14 @@ export interface operations {
     getApiV1ComputeUnitsExportCsv: {
         parameters: {
             query?: {
-                columns?: ("id" | "name" | "kind" | "hardware_id" | "hardware_name" | "memory_mb" | "cpu_cores" | "disk_gb" | "ip_address" | "status" | "os" | "icon_slug" | "environment_id" | "environment_name" | "notes" | "tags" | "version" | "created_at" | "updated_at")[];
+                columns?: (("id" | "name" | "kind" | "hardware_id" | "hardware_name" | "memory_mb" | "cpu_cores" | "disk_gb" | "ip_address" | "status" | "os" | "icon_slug" | "environment_id" | "environment_name" | "notes" | "tags" | "version" | "created_at" | "updated_at") | string)[];
                 direction?: "asc" | "desc";
                 environment?: string;
                 environment_id?: string;
                 hardware_id?: string;
                 kind?: "vm" | "container";
                 q?: string;
-                sort?: "name" | "kind" | "status" | "ip_address" | "os" | "memory_mb" | "cpu_cores" | "disk_gb" | "hardware_id" | "created_at" | "updated_at";
+                sort?: ("name" | "kind" | "status" | "ip_address" | "os" | "memory_mb" | "cpu_cores" | "disk_gb" | "hardware_id" | "created_at" | "updated_at") | string;
                 status?: string;
                 tag?: string;
             };
@@ -19571,6 +19690,295 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1CustomFields: {
+        parameters: {
+            query?: {
+                direction?: "asc" | "desc";
+                kind?: "hardware" | "compute_unit" | "service" | "network" | "storage" | "cluster" | "external_node" | "misc" | "site" | "vlan" | "ip_address" | "environment" | "category";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
+                limit?: string;
+                offset?: string;
+                q?: string;
+                sort?: "weight" | "name" | "label" | "type" | "created_at" | "updated_at";
+                type?: "text" | "integer" | "decimal" | "boolean" | "date" | "url" | "selection" | "multi_selection" | "reference";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        direction: "asc" | "desc";
+                        items: {
+                            choices: string[];
+                            created_at: string;
+                            default: unknown;
+                            description: string | null;
+                            id: number;
+                            kinds: string[];
+                            label: string;
+                            max_length: number | null;
+                            max_value: number | null;
+                            min_length: number | null;
+                            min_value: number | null;
+                            name: string;
+                            reference_kind: string | null;
+                            regex: string | null;
+                            required: boolean;
+                            /** @enum {string} */
+                            type: "text" | "integer" | "decimal" | "boolean" | "date" | "url" | "selection" | "multi_selection" | "reference";
+                            updated_at: string;
+                            version: number;
+                            weight: number;
+                        }[];
+                        limit: number;
+                        offset: number;
+                        sort: string;
+                        total: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1CustomFields: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default [] */
+                    choices?: string[];
+                    default?: unknown;
+                    description?: string | null;
+                    kinds: ("hardware" | "compute_unit" | "service" | "network" | "storage" | "cluster" | "external_node" | "misc" | "site" | "vlan" | "ip_address" | "environment" | "category")[];
+                    label: string;
+                    max_length?: number | null;
+                    max_value?: number | null;
+                    min_length?: number | null;
+                    min_value?: number | null;
+                    name: string;
+                    reference_kind?: ("hardware" | "compute_unit" | "service" | "network" | "storage" | "cluster" | "external_node" | "misc" | "site" | "vlan" | "ip_address" | "environment" | "category") | null;
+                    regex?: string | null;
+                    /** @default false */
+                    required?: boolean;
+                    /** @enum {string} */
+                    type: "text" | "integer" | "decimal" | "boolean" | "date" | "url" | "selection" | "multi_selection" | "reference";
+                    /** @default 100 */
+                    weight?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        choices: string[];
+                        created_at: string;
+                        default: unknown;
+                        description: string | null;
+                        id: number;
+                        kinds: string[];
+                        label: string;
+                        max_length: number | null;
+                        max_value: number | null;
+                        min_length: number | null;
+                        min_value: number | null;
+                        name: string;
+                        reference_kind: string | null;
+                        regex: string | null;
+                        required: boolean;
+                        /** @enum {string} */
+                        type: "text" | "integer" | "decimal" | "boolean" | "date" | "url" | "selection" | "multi_selection" | "reference";
+                        updated_at: string;
+                        version: number;
+                        weight: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1CustomFieldsByCustomFieldId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                custom_field_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        choices: string[];
+                        created_at: string;
+                        default: unknown;
+                        description: string | null;
+                        id: number;
+                        kinds: string[];
+                        label: string;
+                        max_length: number | null;
+                        max_value: number | null;
+                        min_length: number | null;
+                        min_value: number | null;
+                        name: string;
+                        reference_kind: string | null;
+                        regex: string | null;
+                        required: boolean;
+                        /** @enum {string} */
+                        type: "text" | "integer" | "decimal" | "boolean" | "date" | "url" | "selection" | "multi_selection" | "reference";
+                        updated_at: string;
+                        version: number;
+                        weight: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteApiV1CustomFieldsByCustomFieldId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                custom_field_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        values_removed: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["ValidationError"];
+            428: components["responses"]["ConfirmationRequired"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchApiV1CustomFieldsByCustomFieldId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                custom_field_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    choices?: string[];
+                    default?: unknown;
+                    description?: string | null;
+                    kinds?: ("hardware" | "compute_unit" | "service" | "network" | "storage" | "cluster" | "external_node" | "misc" | "site" | "vlan" | "ip_address" | "environment" | "category")[];
+                    label?: string;
+                    max_length?: number | null;
+                    max_value?: number | null;
+                    min_length?: number | null;
+                    min_value?: number | null;
+                    reference_kind?: ("hardware" | "compute_unit" | "service" | "network" | "storage" | "cluster" | "external_node" | "misc" | "site" | "vlan" | "ip_address" | "environment" | "category") | null;
+                    regex?: string | null;
+                    required?: boolean;
+                    weight?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        choices: string[];
+                        created_at: string;
+                        default: unknown;
+                        description: string | null;
+                        id: number;
+                        kinds: string[];
+                        label: string;
+                        max_length: number | null;
+                        max_value: number | null;
+                        min_length: number | null;
+                        min_value: number | null;
+                        name: string;
+                        reference_kind: string | null;
+                        regex: string | null;
+                        required: boolean;
+                        /** @enum {string} */
+                        type: "text" | "integer" | "decimal" | "boolean" | "date" | "url" | "selection" | "multi_selection" | "reference";
+                        updated_at: string;
+                        version: number;
+                        weight: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
@@ -22791,7 +23199,7 @@ export interface operations {
                 limit?: string;
                 offset?: string;
                 q?: string;
-                sort?: "name" | "created_at" | "updated_at";
+                sort?: ("name" | "created_at" | "updated_at") | string;
             };
             header?: never;
             path?: never;
@@ -22811,6 +23219,10 @@ export interface operations {
                         items: {
                             color: string | null;
                             created_at: string;
+                            /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
                             description: string | null;
                             id: number;
                             name: string;
@@ -22841,6 +23253,10 @@ export interface operations {
             content: {
                 "application/json": {
                     color?: string | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     name: string;
                 };
@@ -22856,6 +23272,10 @@ export interface operations {
                     "application/json": {
                         color: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         id: number;
                         name: string;
@@ -22893,6 +23313,10 @@ export interface operations {
                     "application/json": {
                         color: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         id: number;
                         name: string;
@@ -22950,6 +23374,10 @@ export interface operations {
             content: {
                 "application/json": {
                     color?: string | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     name?: string;
                 };
@@ -22965,6 +23393,10 @@ export interface operations {
                     "application/json": {
                         color: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         id: number;
                         name: string;
@@ -23035,6 +23467,10 @@ export interface operations {
                     ids: number[];
                     set: {
                         color?: string | null;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields?: {
+                            [key: string]: unknown;
+                        };
                         description?: string | null;
                         name?: string;
                     };
@@ -23065,10 +23501,10 @@ export interface operations {
     getApiV1EnvironmentsExportCsv: {
         parameters: {
             query?: {
-                columns?: ("id" | "name" | "color" | "description" | "created_at" | "updated_at")[];
+                columns?: (("id" | "name" | "color" | "description" | "created_at" | "updated_at") | string)[];
                 direction?: "asc" | "desc";
                 q?: string;
-                sort?: "name" | "created_at" | "updated_at";
+                sort?: ("name" | "created_at" | "updated_at") | string;
             };
             header?: never;
             path?: never;
@@ -23660,7 +24096,7 @@ export interface operations {
                 provider?: string;
                 q?: string;
                 region?: string;
-                sort?: "name" | "provider" | "kind" | "region" | "ip_address" | "created_at" | "updated_at";
+                sort?: ("name" | "provider" | "kind" | "region" | "ip_address" | "created_at" | "updated_at") | string;
                 tag?: string;
             };
             header?: never;
@@ -23680,6 +24116,10 @@ export interface operations {
                         direction: "asc" | "desc";
                         items: {
                             created_at: string;
+                            /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
                             id: number;
                             ip_address: string | null;
                             kind: string | null;
@@ -23716,6 +24156,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     ip_address?: string | null;
                     kind?: string | null;
                     name: string;
@@ -23736,6 +24180,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         id: number;
                         ip_address: string | null;
                         kind: string | null;
@@ -23779,6 +24227,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         id: number;
                         ip_address: string | null;
                         kind: string | null;
@@ -23842,6 +24294,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     ip_address?: string | null;
                     kind?: string | null;
                     name?: string;
@@ -23862,6 +24318,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         id: number;
                         ip_address: string | null;
                         kind: string | null;
@@ -24093,6 +24553,10 @@ export interface operations {
                 "application/json": {
                     ids: number[];
                     set: {
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields?: {
+                            [key: string]: unknown;
+                        };
                         ip_address?: string | null;
                         kind?: string | null;
                         name?: string;
@@ -24129,13 +24593,13 @@ export interface operations {
     getApiV1ExternalNodesExportCsv: {
         parameters: {
             query?: {
-                columns?: ("id" | "name" | "provider" | "kind" | "region" | "ip_address" | "url" | "notes" | "tags" | "version" | "created_at" | "updated_at")[];
+                columns?: (("id" | "name" | "provider" | "kind" | "region" | "ip_address" | "url" | "notes" | "tags" | "version" | "created_at" | "updated_at") | string)[];
                 direction?: "asc" | "desc";
                 kind?: string;
                 provider?: string;
                 q?: string;
                 region?: string;
-                sort?: "name" | "provider" | "kind" | "region" | "ip_address" | "created_at" | "updated_at";
+                sort?: ("name" | "provider" | "kind" | "region" | "ip_address" | "created_at" | "updated_at") | string;
                 tag?: string;
             };
             header?: never;
@@ -24522,7 +24986,7 @@ export interface operations {
                 rack_id?: string;
                 role?: string;
                 site_id?: string;
-                sort?: "name" | "role" | "status" | "vendor" | "ip_address" | "created_at" | "updated_at" | "memory_gb";
+                sort?: ("name" | "role" | "status" | "vendor" | "ip_address" | "created_at" | "updated_at" | "memory_gb") | string;
                 status?: string;
                 tag?: string;
                 vendor?: string;
@@ -24546,6 +25010,10 @@ export interface operations {
                             cpu: string | null;
                             cpu_brand: string | null;
                             created_at: string;
+                            /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
                             effective_status: string;
                             environment_id: number | null;
                             environment_name: string | null;
@@ -24600,6 +25068,10 @@ export interface operations {
                 "application/json": {
                     cpu?: string | null;
                     cpu_brand?: string | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     environment_id?: number | null;
                     ip_address?: string | null;
                     location?: string | null;
@@ -24635,6 +25107,10 @@ export interface operations {
                         cpu: string | null;
                         cpu_brand: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         effective_status: string;
                         environment_id: number | null;
                         environment_name: string | null;
@@ -24684,7 +25160,7 @@ export interface operations {
                 limit?: string;
                 offset?: string;
                 q?: string;
-                sort?: "name" | "type" | "created_at" | "updated_at";
+                sort?: ("name" | "type" | "created_at" | "updated_at") | string;
                 type?: string;
             };
             header?: never;
@@ -24704,6 +25180,10 @@ export interface operations {
                         direction: "asc" | "desc";
                         items: {
                             created_at: string;
+                            /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
                             description: string | null;
                             environment_id: number | null;
                             environment_name: string | null;
@@ -24737,6 +25217,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     environment_id?: number | null;
                     name: string;
@@ -24753,6 +25237,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         environment_id: number | null;
                         environment_name: string | null;
@@ -24793,6 +25281,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         environment_id: number | null;
                         environment_name: string | null;
@@ -24853,6 +25345,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     environment_id?: number | null;
                     name?: string;
@@ -24869,6 +25365,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         environment_id: number | null;
                         environment_name: string | null;
@@ -25097,6 +25597,10 @@ export interface operations {
                 "application/json": {
                     ids: number[];
                     set: {
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields?: {
+                            [key: string]: unknown;
+                        };
                         description?: string | null;
                         environment_id?: number | null;
                         name?: string;
@@ -25129,11 +25633,11 @@ export interface operations {
     getApiV1HardwareClustersExportCsv: {
         parameters: {
             query?: {
-                columns?: ("id" | "name" | "type" | "description" | "environment_id" | "environment_name" | "version" | "created_at" | "updated_at")[];
+                columns?: (("id" | "name" | "type" | "description" | "environment_id" | "environment_name" | "version" | "created_at" | "updated_at") | string)[];
                 direction?: "asc" | "desc";
                 environment_id?: string;
                 q?: string;
-                sort?: "name" | "type" | "created_at" | "updated_at";
+                sort?: ("name" | "type" | "created_at" | "updated_at") | string;
                 type?: string;
             };
             header?: never;
@@ -25262,6 +25766,10 @@ export interface operations {
                         cpu: string | null;
                         cpu_brand: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         effective_status: string;
                         environment_id: number | null;
                         environment_name: string | null;
@@ -25314,6 +25822,10 @@ export interface operations {
                 "application/json": {
                     cpu?: string | null;
                     cpu_brand?: string | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     environment_id?: number | null;
                     ip_address?: string | null;
                     location?: string | null;
@@ -25349,6 +25861,10 @@ export interface operations {
                         cpu: string | null;
                         cpu_brand: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         effective_status: string;
                         environment_id: number | null;
                         environment_name: string | null;
@@ -25434,6 +25950,10 @@ export interface operations {
                 "application/json": {
                     cpu?: string | null;
                     cpu_brand?: string | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     environment_id?: number | null;
                     ip_address?: string | null;
                     location?: string | null;
@@ -25469,6 +25989,10 @@ export interface operations {
                         cpu: string | null;
                         cpu_brand: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         effective_status: string;
                         environment_id: number | null;
                         environment_name: string | null;
@@ -26007,6 +26531,10 @@ export interface operations {
                     set: {
                         cpu?: string | null;
                         cpu_brand?: string | null;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields?: {
+                            [key: string]: unknown;
+                        };
                         environment_id?: number | null;
                         ip_address?: string | null;
                         location?: string | null;
@@ -26150,14 +26678,14 @@ export interface operations {
     getApiV1HardwareExportCsv: {
         parameters: {
             query?: {
-                columns?: ("id" | "name" | "role" | "vendor" | "model" | "cpu" | "cpu_brand" | "memory_gb" | "ip_address" | "mac_address" | "status" | "status_changed_at" | "status_override" | "effective_status" | "location" | "u_height" | "rack_unit" | "rack_id" | "rack_name" | "rack_face" | "environment_id" | "environment_name" | "site_id" | "vendor_catalog_key" | "model_catalog_key" | "notes" | "tags" | "version" | "created_at" | "updated_at")[];
+                columns?: (("id" | "name" | "role" | "vendor" | "model" | "cpu" | "cpu_brand" | "memory_gb" | "ip_address" | "mac_address" | "status" | "status_changed_at" | "status_override" | "effective_status" | "location" | "u_height" | "rack_unit" | "rack_id" | "rack_name" | "rack_face" | "environment_id" | "environment_name" | "site_id" | "vendor_catalog_key" | "model_catalog_key" | "notes" | "tags" | "version" | "created_at" | "updated_at") | string)[];
                 direction?: "asc" | "desc";
                 environment_id?: string;
                 q?: string;
                 rack_id?: string;
                 role?: string;
                 site_id?: string;
-                sort?: "name" | "role" | "status" | "vendor" | "ip_address" | "created_at" | "updated_at" | "memory_gb";
+                sort?: ("name" | "role" | "status" | "vendor" | "ip_address" | "created_at" | "updated_at" | "memory_gb") | string;
                 status?: string;
                 tag?: string;
                 vendor?: string;
@@ -28154,7 +28682,7 @@ export interface operations {
                 network_id?: string;
                 offset?: string;
                 q?: string;
-                sort?: "address" | "status" | "hostname" | "created_at" | "updated_at";
+                sort?: ("address" | "status" | "hostname" | "created_at" | "updated_at") | string;
                 status?: "allocated" | "reserved" | "dhcp" | "free";
             };
             header?: never;
@@ -28177,6 +28705,10 @@ export interface operations {
                             assigned_id: number | null;
                             assigned_type: string | null;
                             created_at: string;
+                            /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
                             description: string | null;
                             hostname: string | null;
                             id: number;
@@ -28214,6 +28746,10 @@ export interface operations {
                     address: string;
                     assigned_id?: number | null;
                     assigned_type?: ("hardware" | "compute_unit" | "service") | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     hostname?: string | null;
                     mac_address?: string | null;
@@ -28235,6 +28771,10 @@ export interface operations {
                         assigned_id: number | null;
                         assigned_type: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         hostname: string | null;
                         id: number;
@@ -28279,6 +28819,10 @@ export interface operations {
                         assigned_id: number | null;
                         assigned_type: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         hostname: string | null;
                         id: number;
@@ -28343,6 +28887,10 @@ export interface operations {
                     address?: string;
                     assigned_id?: number | null;
                     assigned_type?: ("hardware" | "compute_unit" | "service") | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     hostname?: string | null;
                     mac_address?: string | null;
@@ -28364,6 +28912,10 @@ export interface operations {
                         assigned_id: number | null;
                         assigned_type: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         hostname: string | null;
                         id: number;
@@ -28441,6 +28993,10 @@ export interface operations {
                         address?: string;
                         assigned_id?: number | null;
                         assigned_type?: ("hardware" | "compute_unit" | "service") | null;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields?: {
+                            [key: string]: unknown;
+                        };
                         description?: string | null;
                         hostname?: string | null;
                         mac_address?: string | null;
@@ -28526,11 +29082,11 @@ export interface operations {
         parameters: {
             query?: {
                 assigned_type?: "hardware" | "compute_unit" | "service";
-                columns?: ("id" | "address" | "network_id" | "network_name" | "status" | "hostname" | "mac_address" | "assigned_type" | "assigned_id" | "description" | "version" | "created_at" | "updated_at")[];
+                columns?: (("id" | "address" | "network_id" | "network_name" | "status" | "hostname" | "mac_address" | "assigned_type" | "assigned_id" | "description" | "version" | "created_at" | "updated_at") | string)[];
                 direction?: "asc" | "desc";
                 network_id?: string;
                 q?: string;
-                sort?: "address" | "status" | "hostname" | "created_at" | "updated_at";
+                sort?: ("address" | "status" | "hostname" | "created_at" | "updated_at") | string;
                 status?: "allocated" | "reserved" | "dhcp" | "free";
             };
             header?: never;
@@ -29900,7 +30456,7 @@ export interface operations {
                 limit?: string;
                 offset?: string;
                 q?: string;
-                sort?: "name" | "kind" | "created_at" | "updated_at";
+                sort?: ("name" | "kind" | "created_at" | "updated_at") | string;
                 tag?: string;
             };
             header?: never;
@@ -29920,6 +30476,10 @@ export interface operations {
                         direction: "asc" | "desc";
                         items: {
                             created_at: string;
+                            /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
                             description: string | null;
                             id: number;
                             kind: string | null;
@@ -29953,6 +30513,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     kind?: string | null;
                     name: string;
@@ -29970,6 +30534,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         id: number;
                         kind: string | null;
@@ -30010,6 +30578,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         id: number;
                         kind: string | null;
@@ -30070,6 +30642,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     kind?: string | null;
                     name?: string;
@@ -30087,6 +30663,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         id: number;
                         kind: string | null;
@@ -30200,6 +30780,10 @@ export interface operations {
                 "application/json": {
                     ids: number[];
                     set: {
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields?: {
+                            [key: string]: unknown;
+                        };
                         description?: string | null;
                         kind?: string | null;
                         name?: string;
@@ -30233,11 +30817,11 @@ export interface operations {
     getApiV1MiscExportCsv: {
         parameters: {
             query?: {
-                columns?: ("id" | "name" | "kind" | "description" | "url" | "tags" | "version" | "created_at" | "updated_at")[];
+                columns?: (("id" | "name" | "kind" | "description" | "url" | "tags" | "version" | "created_at" | "updated_at") | string)[];
                 direction?: "asc" | "desc";
                 kind?: string;
                 q?: string;
-                sort?: "name" | "kind" | "created_at" | "updated_at";
+                sort?: ("name" | "kind" | "created_at" | "updated_at") | string;
                 tag?: string;
             };
             header?: never;
@@ -32192,7 +32776,7 @@ export interface operations {
                 offset?: string;
                 q?: string;
                 site_id?: string;
-                sort?: "name" | "cidr" | "vlan_id" | "created_at" | "updated_at";
+                sort?: ("name" | "cidr" | "vlan_id" | "created_at" | "updated_at") | string;
                 tag?: string;
                 vlan_id?: string;
             };
@@ -32214,6 +32798,10 @@ export interface operations {
                         items: {
                             cidr: string | null;
                             created_at: string;
+                            /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
                             description: string | null;
                             dns_servers: string[];
                             gateway: string | null;
@@ -32252,6 +32840,10 @@ export interface operations {
             content: {
                 "application/json": {
                     cidr?: string | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     dns_servers?: string[] | null;
                     gateway?: string | null;
@@ -32272,6 +32864,10 @@ export interface operations {
                     "application/json": {
                         cidr: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         dns_servers: string[];
                         gateway: string | null;
@@ -32317,6 +32913,10 @@ export interface operations {
                     "application/json": {
                         cidr: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         dns_servers: string[];
                         gateway: string | null;
@@ -32382,6 +32982,10 @@ export interface operations {
             content: {
                 "application/json": {
                     cidr?: string | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     dns_servers?: string[] | null;
                     gateway?: string | null;
@@ -32402,6 +33006,10 @@ export interface operations {
                     "application/json": {
                         cidr: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         dns_servers: string[];
                         gateway: string | null;
@@ -32840,6 +33448,10 @@ export interface operations {
                     ids: number[];
                     set: {
                         cidr?: string | null;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields?: {
+                            [key: string]: unknown;
+                        };
                         description?: string | null;
                         dns_servers?: string[] | null;
                         gateway?: string | null;
@@ -32875,11 +33487,11 @@ export interface operations {
     getApiV1NetworksExportCsv: {
         parameters: {
             query?: {
-                columns?: ("id" | "name" | "cidr" | "vlan_id" | "gateway" | "dns_servers" | "description" | "site_id" | "site_name" | "prefix_id" | "tags" | "version" | "created_at" | "updated_at")[];
+                columns?: (("id" | "name" | "cidr" | "vlan_id" | "gateway" | "dns_servers" | "description" | "site_id" | "site_name" | "prefix_id" | "tags" | "version" | "created_at" | "updated_at") | string)[];
                 direction?: "asc" | "desc";
                 q?: string;
                 site_id?: string;
-                sort?: "name" | "cidr" | "vlan_id" | "created_at" | "updated_at";
+                sort?: ("name" | "cidr" | "vlan_id" | "created_at" | "updated_at") | string;
                 tag?: string;
                 vlan_id?: string;
             };
@@ -35802,7 +36414,7 @@ export interface operations {
                 limit?: string;
                 offset?: string;
                 q?: string;
-                sort?: "name" | "slug" | "status" | "environment" | "ip_address" | "created_at" | "updated_at";
+                sort?: ("name" | "slug" | "status" | "environment" | "ip_address" | "created_at" | "updated_at") | string;
                 status?: string;
                 tag?: string;
             };
@@ -35825,6 +36437,10 @@ export interface operations {
                             category_id: number | null;
                             compute_id: number | null;
                             created_at: string;
+                            /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
                             description: string | null;
                             environment: string | null;
                             environment_id: number | null;
@@ -35872,6 +36488,10 @@ export interface operations {
                 "application/json": {
                     category_id?: number | null;
                     compute_id?: number | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     environment?: string | null;
                     environment_id?: number | null;
@@ -35907,6 +36527,10 @@ export interface operations {
                         category_id: number | null;
                         compute_id: number | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         environment: string | null;
                         environment_id: number | null;
@@ -35961,6 +36585,10 @@ export interface operations {
                         category_id: number | null;
                         compute_id: number | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         environment: string | null;
                         environment_id: number | null;
@@ -36035,6 +36663,10 @@ export interface operations {
                 "application/json": {
                     category_id?: number | null;
                     compute_id?: number | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     environment?: string | null;
                     environment_id?: number | null;
@@ -36070,6 +36702,10 @@ export interface operations {
                         category_id: number | null;
                         compute_id: number | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         environment: string | null;
                         environment_id: number | null;
@@ -36699,6 +37335,10 @@ export interface operations {
                     set: {
                         category_id?: number | null;
                         compute_id?: number | null;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields?: {
+                            [key: string]: unknown;
+                        };
                         description?: string | null;
                         environment?: string | null;
                         environment_id?: number | null;
@@ -36792,14 +37432,14 @@ export interface operations {
         parameters: {
             query?: {
                 category_id?: string;
-                columns?: ("id" | "name" | "slug" | "environment" | "environment_id" | "environment_name" | "status" | "hardware_id" | "compute_id" | "category_id" | "url" | "ip_address" | "ports" | "description" | "tags" | "version" | "created_at" | "updated_at")[];
+                columns?: (("id" | "name" | "slug" | "environment" | "environment_id" | "environment_name" | "status" | "hardware_id" | "compute_id" | "category_id" | "url" | "ip_address" | "ports" | "description" | "tags" | "version" | "created_at" | "updated_at") | string)[];
                 compute_id?: string;
                 direction?: "asc" | "desc";
                 environment?: string;
                 environment_id?: string;
                 hardware_id?: string;
                 q?: string;
-                sort?: "name" | "slug" | "status" | "environment" | "ip_address" | "created_at" | "updated_at";
+                sort?: ("name" | "slug" | "status" | "environment" | "ip_address" | "created_at" | "updated_at") | string;
                 status?: string;
                 tag?: string;
             };
@@ -37501,7 +38141,7 @@ export interface operations {
                 limit?: string;
                 offset?: string;
                 q?: string;
-                sort?: "name" | "created_at" | "updated_at";
+                sort?: ("name" | "created_at" | "updated_at") | string;
             };
             header?: never;
             path?: never;
@@ -37521,6 +38161,10 @@ export interface operations {
                         items: {
                             address: string | null;
                             created_at: string;
+                            /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
                             description: string | null;
                             id: number;
                             latitude: number | null;
@@ -37555,6 +38199,10 @@ export interface operations {
             content: {
                 "application/json": {
                     address?: string | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     latitude?: number | null;
                     longitude?: number | null;
@@ -37573,6 +38221,10 @@ export interface operations {
                     "application/json": {
                         address: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         id: number;
                         latitude: number | null;
@@ -37614,6 +38266,10 @@ export interface operations {
                     "application/json": {
                         address: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         id: number;
                         latitude: number | null;
@@ -37675,6 +38331,10 @@ export interface operations {
             content: {
                 "application/json": {
                     address?: string | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     latitude?: number | null;
                     longitude?: number | null;
@@ -37693,6 +38353,10 @@ export interface operations {
                     "application/json": {
                         address: string | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         id: number;
                         latitude: number | null;
@@ -37767,6 +38431,10 @@ export interface operations {
                     ids: number[];
                     set: {
                         address?: string | null;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields?: {
+                            [key: string]: unknown;
+                        };
                         description?: string | null;
                         latitude?: number | null;
                         longitude?: number | null;
@@ -37800,10 +38468,10 @@ export interface operations {
     getApiV1SitesExportCsv: {
         parameters: {
             query?: {
-                columns?: ("id" | "name" | "description" | "address" | "latitude" | "longitude" | "notes" | "version" | "created_at" | "updated_at")[];
+                columns?: (("id" | "name" | "description" | "address" | "latitude" | "longitude" | "notes" | "version" | "created_at" | "updated_at") | string)[];
                 direction?: "asc" | "desc";
                 q?: string;
-                sort?: "name" | "created_at" | "updated_at";
+                sort?: ("name" | "created_at" | "updated_at") | string;
             };
             header?: never;
             path?: never;
@@ -39219,7 +39887,7 @@ export interface operations {
                 limit?: string;
                 offset?: string;
                 q?: string;
-                sort?: "name" | "kind" | "capacity_gb" | "used_gb" | "path" | "hardware_id" | "created_at" | "updated_at";
+                sort?: ("name" | "kind" | "capacity_gb" | "used_gb" | "path" | "hardware_id" | "created_at" | "updated_at") | string;
                 tag?: string;
             };
             header?: never;
@@ -39240,6 +39908,10 @@ export interface operations {
                         items: {
                             capacity_gb: number | null;
                             created_at: string;
+                            /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
                             hardware_id: number | null;
                             hardware_name: string | null;
                             id: number;
@@ -39279,6 +39951,10 @@ export interface operations {
             content: {
                 "application/json": {
                     capacity_gb?: number | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     hardware_id?: number | null;
                     /** @enum {string} */
                     kind: "disk" | "pool" | "dataset" | "share";
@@ -39300,6 +39976,10 @@ export interface operations {
                     "application/json": {
                         capacity_gb: number | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         hardware_id: number | null;
                         hardware_name: string | null;
                         id: number;
@@ -39346,6 +40026,10 @@ export interface operations {
                     "application/json": {
                         capacity_gb: number | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         hardware_id: number | null;
                         hardware_name: string | null;
                         id: number;
@@ -39412,6 +40096,10 @@ export interface operations {
             content: {
                 "application/json": {
                     capacity_gb?: number | null;
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     hardware_id?: number | null;
                     /** @enum {string} */
                     kind?: "disk" | "pool" | "dataset" | "share";
@@ -39433,6 +40121,10 @@ export interface operations {
                     "application/json": {
                         capacity_gb: number | null;
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         hardware_id: number | null;
                         hardware_name: string | null;
                         id: number;
@@ -39552,6 +40244,10 @@ export interface operations {
                     ids: number[];
                     set: {
                         capacity_gb?: number | null;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields?: {
+                            [key: string]: unknown;
+                        };
                         hardware_id?: number | null;
                         /** @enum {string} */
                         kind?: "disk" | "pool" | "dataset" | "share";
@@ -39588,12 +40284,12 @@ export interface operations {
     getApiV1StorageExportCsv: {
         parameters: {
             query?: {
-                columns?: ("id" | "name" | "kind" | "capacity_gb" | "used_gb" | "used_pct" | "hardware_id" | "hardware_name" | "path" | "notes" | "tags" | "version" | "created_at" | "updated_at")[];
+                columns?: (("id" | "name" | "kind" | "capacity_gb" | "used_gb" | "used_pct" | "hardware_id" | "hardware_name" | "path" | "notes" | "tags" | "version" | "created_at" | "updated_at") | string)[];
                 direction?: "asc" | "desc";
                 hardware_id?: string;
                 kind?: "disk" | "pool" | "dataset" | "share";
                 q?: string;
-                sort?: "name" | "kind" | "capacity_gb" | "used_gb" | "path" | "hardware_id" | "created_at" | "updated_at";
+                sort?: ("name" | "kind" | "capacity_gb" | "used_gb" | "path" | "hardware_id" | "created_at" | "updated_at") | string;
                 tag?: string;
             };
             header?: never;
@@ -41029,7 +41725,7 @@ export interface operations {
                 offset?: string;
                 q?: string;
                 site_id?: string;
-                sort?: "name" | "vlan_id" | "created_at" | "updated_at";
+                sort?: ("name" | "vlan_id" | "created_at" | "updated_at") | string;
                 vlan_id?: string;
             };
             header?: never;
@@ -41049,6 +41745,10 @@ export interface operations {
                         direction: "asc" | "desc";
                         items: {
                             created_at: string;
+                            /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
                             description: string | null;
                             id: number;
                             name: string;
@@ -41082,6 +41782,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     name: string;
                     site_id?: number | null;
@@ -41098,6 +41802,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         id: number;
                         name: string;
@@ -41138,6 +41846,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         id: number;
                         name: string;
@@ -41198,6 +41910,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                    custom_fields?: {
+                        [key: string]: unknown;
+                    };
                     description?: string | null;
                     name?: string;
                     site_id?: number | null;
@@ -41214,6 +41930,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
                         description: string | null;
                         id: number;
                         name: string;
@@ -41287,6 +42007,10 @@ export interface operations {
                 "application/json": {
                     ids: number[];
                     set: {
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields?: {
+                            [key: string]: unknown;
+                        };
                         description?: string | null;
                         name?: string;
                         site_id?: number | null;
@@ -41319,11 +42043,11 @@ export interface operations {
     getApiV1VlansExportCsv: {
         parameters: {
             query?: {
-                columns?: ("id" | "vlan_id" | "name" | "description" | "site_id" | "site_name" | "version" | "created_at" | "updated_at")[];
+                columns?: (("id" | "vlan_id" | "name" | "description" | "site_id" | "site_name" | "version" | "created_at" | "updated_at") | string)[];
                 direction?: "asc" | "desc";
                 q?: string;
                 site_id?: string;
-                sort?: "name" | "vlan_id" | "created_at" | "updated_at";
+                sort?: ("name" | "vlan_id" | "created_at" | "updated_at") | string;
                 vlan_id?: string;
             };
             header?: never;

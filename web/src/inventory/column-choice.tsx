@@ -57,7 +57,7 @@ export function ColumnsMenu({ group, choice }: { group: Group; choice: ColumnCho
         {group.columns.map((c, i) => (
           <label key={c.name}>
             <input type="checkbox" checked={choice.isShown(c.name)} disabled={i === 0} onChange={() => choice.toggle(c.name)} />{" "}
-            {t(c.label)}
+            {c.text ?? t(c.label)}
           </label>
         ))}
         <button type="button" class="link" onClick={choice.reset}>

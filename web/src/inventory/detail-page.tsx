@@ -26,6 +26,7 @@ import { RefLink, useNames } from "./names.tsx";
 import { RelationList } from "./relation-list.tsx";
 import { TelemetryConfigSection } from "./telemetry-config.tsx";
 import type { Group, GroupKey } from "./types.ts";
+import { CustomFieldValues, useCustomFields } from "./custom-fields.tsx";
 
 type Row = Record<string, unknown>;
 
@@ -57,6 +58,7 @@ export function DetailPage({ group, id, tab = "" }: { group: Group; id: string; 
   const [error, setError] = useState<string | undefined>();
   // Moves made in a rack's elevation: the relations below (the rack's hardware with its units) reload.
   const [moves, setMoves] = useState(0);
+  const customFields = useCustomFields(group.kind);
   const base = `/inventory/${group.key}`;
   const data = item.data;
   const refs = data ? referencesOf(group, data) : new Map<string, GroupKey>();
@@ -144,6 +146,7 @@ export function DetailPage({ group, id, tab = "" }: { group: Group; id: string; 
                 <dd>{value(k)}</dd>
               </div>
             ))}
+            <CustomFieldValues defs={customFields.data ?? []} item={data} />
             <div>
               <dt>{t("inventory:detail.updated")}</dt>
               <dd>

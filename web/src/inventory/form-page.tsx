@@ -14,6 +14,7 @@ import { FieldInput, fieldValue } from "./field-input.tsx";
 import { titleOf } from "./list-page.tsx";
 import { GROUP_NOUNS } from "./group-nouns.ts";
 import type { AnyField, Group } from "./types.ts";
+import { CustomFieldInputs, type CustomFormValues, toCustomBody, toFormValues, useCustomFields } from "./custom-fields.tsx";
 
 type Values = Record<string, string>;
 type Item = Record<string, unknown> & { id: number; version?: number };
@@ -42,6 +43,9 @@ export function FormPage({ group, id }: { group: Group; id?: string | undefined 
   const creating = id === undefined;
   const fields = group.fields as readonly AnyField[];
   const [values, setValues] = useState<Values>(() => toValues(fields, undefined));
+  const customFields = useCustomFields(group.kind);
+  const defs = customFields.data ?? [];
+  const [custom, setCustom] = useState<CustomFormValues>({});
   const [version, setVersion] = useState<number | undefined>();
   const [conflict, setConflict] = useState(false);
   const submit = useSubmit();
@@ -57,12 +61,22 @@ export function FormPage({ group, id }: { group: Group; id?: string | undefined 
     setVersion(loaded.data.version);
     setConflict(false);
   }, [loaded.data]);
+  // The custom fields once both the record and the kind's definitions are in (an edit: the record's
+  // values; a create: each field's default); each load sets only its own part of the form.
+  useEffect(() => {
+    if (!customFields.data || (!creating && !loaded.data)) return;
+    const stored = creating
+      ? Object.fromEntries(defs.map((d) => [d.name, d.default]))
+      : (loaded.data!.custom_fields as Record<string, unknown> | undefined);
+    setCustom(toFormValues(defs, stored));
+  }, [loaded.data, customFields.data]);
 
   const send = (e: Event) => {
     e.preventDefault();
     void submit.run(async () => {
       setConflict(false);
       const body = toBody(fields, values, creating);
+      if (defs.length > 0) body.custom_fields = toCustomBody(defs, custom, creating);
       try {
         const saved = creating
           ? ((await ok(anyApi.POST(group.listPath, { body }))) as Item)
@@ -107,6 +121,7 @@ export function FormPage({ group, id }: { group: Group; id?: string | undefined 
             </Field>
           );
         })}
+        <CustomFieldInputs defs={defs} values={custom} onValues={setCustom} errors={submit.fields} />
         <SaveBar
           error={submit.error}
           conflict={conflict}

@@ -23,6 +23,7 @@ import { GROUPS } from "./groups.ts";
 import { RefLink, useNames } from "./names.tsx";
 import type { AnyColumn, Group } from "./types.ts";
 import { EmptyList } from "./empty-list.tsx";
+import { cell, customValue, useCustomFields, withCustomColumns } from "./custom-fields.tsx";
 
 const PAGE = 25;
 
@@ -33,19 +34,8 @@ interface Envelope {
   offset: number;
 }
 
-export function cell(value: unknown): string {
-  if (value === null || value === undefined || value === "") return "—";
-  if (Array.isArray(value)) return value.join(", ") || "—";
-  if (typeof value === "object") return utilisationText(value as Record<string, unknown>);
-  return String(value);
-}
-
-/** A utilisation the API answers: a rack's units used / reserved / free, a prefix's percent with its counts. */
-function utilisationText(u: Record<string, unknown>): string {
-  if ("used_u" in u) return `${String(u.used_u)} / ${String(u.reserved_u)} / ${String(u.free_u)} U`;
-  if ("percent" in u) return `${String(u.percent)} % (${String(u.used)} / ${String(u.total)})`;
-  return JSON.stringify(u);
-}
+/** A value as text (custom-fields.tsx, where it lives so that file needs nothing of this one). */
+export { cell };
 
 /** What names a record of the group (its `name`, or the group's title field: an IP record's address). */
 export function titleOf(group: Group, item: Record<string, unknown>): string {
@@ -54,6 +44,7 @@ export function titleOf(group: Group, item: Record<string, unknown>): string {
 
 /** A cell after the first: a status with its shape, a reference as a link by name, anything else as text. */
 function Cell({ column: c, item, nameOf }: { column: AnyColumn; item: Record<string, unknown>; nameOf: ReturnType<typeof useNames> }) {
+  if (c.name.startsWith("cf_")) return <>{cell(customValue(item, c.name))}</>;
   if (c.name.endsWith("status")) return <Status value={item[c.name] as string} />;
   if (c.ref && c.idField)
     return item[c.idField] == null ? <>—</> : <RefLink group={c.ref} id={item[c.idField]} name={cell(item[c.name])} />;
@@ -61,8 +52,11 @@ function Cell({ column: c, item, nameOf }: { column: AnyColumn; item: Record<str
   return <>{cell(item[c.name])}</>;
 }
 
-export function ListPage({ group, loc }: { group: Group; loc: Location }) {
+export function ListPage({ group: declared, loc }: { group: Group; loc: Location }) {
   const t = useT();
+  // The kind's custom fields are columns, sorts and filters of its list too (cf_<name>).
+  const customFields = useCustomFields(declared.kind);
+  const group = withCustomColumns(declared, customFields.data ?? []);
   const title = t(GROUP_TITLES[group.key]);
   const session = useSession();
   const q = loc.query;
@@ -164,7 +158,7 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
         {group.filters.map((f) =>
           f.ref ? (
             <div key={f.name} class="filter filter-ref">
-              <label for={`filter-${f.name}`}>{t(f.label)}</label>
+              <label for={`filter-${f.name}`}>{f.text ?? t(f.label)}</label>
               <RefPicker
                 source={GROUPS[f.ref]}
                 value={q.get(f.name) ?? ""}
@@ -175,7 +169,7 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
           ) : (
             // biome-ignore lint/a11y/noLabelWithoutControl: the label holds a <select> or an <input>, chosen below
             <label key={f.name} class="filter">
-              <span>{t(f.label)}</span>
+              <span>{f.text ?? t(f.label)}</span>
               {f.options ? (
                 <select value={q.get(f.name) ?? ""} onChange={(e) => setQuery({ [f.name]: (e.currentTarget as HTMLSelectElement).value })}>
                   <option value="">{t("inventory:list.any")}</option>
@@ -264,11 +258,11 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
                   <th key={c.name} scope="col" aria-sort={active ? (direction === "asc" ? "ascending" : "descending") : undefined}>
                     {onSort ? (
                       <button type="button" class="sort" onClick={onSort}>
-                        {t(c.label)}
+                        {c.text ?? t(c.label)}
                         <span aria-hidden="true">{active ? (direction === "asc" ? " ▲" : " ▼") : ""}</span>
                       </button>
                     ) : (
-                      t(c.label)
+                      (c.text ?? t(c.label))
                     )}
                   </th>
                 );
@@ -289,7 +283,7 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
                   </td>
                 )}
                 {columns.shown.map((c, i) => (
-                  <td key={c.name} data-label={t(c.label)}>
+                  <td key={c.name} data-label={c.text ?? t(c.label)}>
                     {i === 0 ? (
                       <Link href={`${base}/${String(item.id)}`}>{cell(item[c.name])}</Link>
                     ) : (

@@ -145,8 +145,9 @@ export interface Group extends Omit<GroupDef, "columns" | "sorts" | "filters" | 
 }
 
 export type AnyField = Omit<FormField<never>, "name"> & { name: string };
-export type AnyColumn = Omit<Column<never>, "name" | "idField"> & { name: string; idField?: string };
-export type AnyFilter = { name: string; label: string; options?: readonly string[]; ref?: GroupKey };
+/** `text`: a label shown as written instead of translated (a custom field's, custom-fields.tsx). */
+export type AnyColumn = Omit<Column<never>, "name" | "idField"> & { name: string; idField?: string; text?: string };
+export type AnyFilter = { name: string; label: string; options?: readonly string[]; ref?: GroupKey; text?: string };
 
 /** The scope reading a group: its write scope's resource (write:networks -> read:networks). */
 export const readScopeOf = (group: Pick<Group, "writeScope">): string => group.writeScope.replace(/^write:/, "read:");

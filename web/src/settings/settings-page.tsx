@@ -10,6 +10,7 @@ import { ApiTokensSection } from "./api-tokens.tsx";
 import { BackupSettingsForm } from "./backup-settings.tsx";
 import { BackupsSection } from "./backups.tsx";
 import { BrandingSection } from "./branding.tsx";
+import { CustomFieldsSection } from "./custom-fields.tsx";
 import { FirewallSection } from "./firewall-settings.tsx";
 import { GeneralSettingsSection } from "./general-settings.tsx";
 import { NotificationsSection } from "./notifications.tsx";
@@ -33,6 +34,7 @@ const SECTIONS = [
   { key: "branding", label: i18nKey("settings:section.branding"), Screen: BrandingSection },
   { key: "acme-dns", label: i18nKey("settings:section.acmeDns"), Screen: AcmeDnsSection, adminOnly: true },
   { key: "firewall", label: i18nKey("settings:section.firewall"), Screen: FirewallSection, adminOnly: true },
+  { key: "custom-fields", label: i18nKey("custom-fields:section"), Screen: CustomFieldsSection, adminOnly: true },
 ] as const;
 
 export function SettingsPage({ section }: { section: string | undefined }) {

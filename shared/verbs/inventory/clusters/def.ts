@@ -68,6 +68,7 @@ function presentOne(r: Row, envNames: Map<number, string>) {
     environment_id: r.environment_id,
     environment_name: r.environment_id == null ? null : (envNames.get(r.environment_id) ?? null),
     version: r.version,
+    custom_fields: r.custom_fields,
     created_at: iso(r.created_at)!,
     updated_at: iso(r.updated_at)!,
   };

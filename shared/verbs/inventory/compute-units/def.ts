@@ -120,6 +120,7 @@ function presentOne(r: Row, names: Names) {
     notes: r.notes,
     tags: r.tags,
     version: r.version,
+    custom_fields: r.custom_fields,
     created_at: iso(r.created_at)!,
     updated_at: iso(r.updated_at)!,
   };

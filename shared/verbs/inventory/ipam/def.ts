@@ -97,6 +97,7 @@ function presentOne(r: Row, networkNames: Map<number, string>) {
     assigned_id: r.assigned_id,
     description: r.description,
     version: r.version,
+    custom_fields: r.custom_fields,
     created_at: iso(r.created_at)!,
     updated_at: iso(r.updated_at)!,
   };

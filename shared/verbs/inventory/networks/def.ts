@@ -133,6 +133,7 @@ function presentOne(r: Row, siteNames: Map<number, string>, prefixId: number | n
     prefix_id: prefixId,
     tags: r.tags,
     version: r.version,
+    custom_fields: r.custom_fields,
     created_at: iso(r.created_at)!,
     updated_at: iso(r.updated_at)!,
   };

@@ -120,6 +120,7 @@ export function presentService(r: Row, envs: Map<number, string>) {
     description: r.description,
     tags: r.tags,
     version: r.version,
+    custom_fields: r.custom_fields,
     created_at: iso(r.created_at)!,
     updated_at: iso(r.updated_at)!,
   };

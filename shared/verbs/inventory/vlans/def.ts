@@ -69,6 +69,7 @@ function presentOne(r: Row, siteNames: Map<number, string>) {
     site_id: r.site_id,
     site_name: r.site_id == null ? null : (siteNames.get(r.site_id) ?? null),
     version: r.version,
+    custom_fields: r.custom_fields,
     created_at: iso(r.created_at)!,
     updated_at: iso(r.updated_at)!,
   };
