@@ -2,6 +2,7 @@
 // commander. bin/lab.ts runs it. Every failure ends here: one line on stderr and the exit code of
 // exit.ts (2 usage, 3 refused by the server, 4 server error, 5 network).
 import { Command, CommanderError, Option } from "commander";
+import { applyCommand, diffCommand, exportLabCommand } from "./apply.ts";
 import { contextsList, contextsUse, loginCommand, logoutCommand, tokenCreateCommand, whoamiCommand } from "./account.ts";
 import { complete, SCRIPTS } from "./completion.ts";
 import { CliError, EXIT } from "./exit.ts";
@@ -130,9 +131,27 @@ export function buildProgram(): Command {
     .action((_o, cmd) => backupCreateCommand(session(cmd), globals(cmd)));
   program
     .command("export")
-    .description("the inventory document (admin export); -o yaml for YAML")
+    .description("-o json (default): the admin export document; -o yaml: the inventory as a lab file (apply's format)")
     .option("--file <file>", "write to this file (default: standard output)")
-    .action((_o, cmd) => exportInventoryCommand(session(cmd), globals(cmd)));
+    .option("--owner <owner>", "with -o yaml: the owner whose recorded keys name the objects")
+    .action((_o, cmd) => {
+      const g = globals(cmd);
+      if (g.output === "yaml") return exportLabCommand(session(cmd), g);
+      if (g.output && g.output !== "json") throw new CliError(`export -o ${g.output}: use json or yaml`, EXIT.usage);
+      return exportInventoryCommand(session(cmd), g);
+    });
+  program
+    .command("apply")
+    .description("make the objects of a lab file (or a folder of them) true, in one server-side transaction")
+    .requiredOption("-f, --file <path>", "a lab file or a folder of them")
+    .option("--prune", "also delete the objects this file's owner created earlier and no longer describes")
+    .action((_o, cmd) => applyCommand(session(cmd), globals(cmd) as Parameters<typeof applyCommand>[1]));
+  program
+    .command("diff")
+    .description("what apply would create, change (field by field) and, with --prune, delete")
+    .requiredOption("-f, --file <path>", "a lab file or a folder of them")
+    .option("--prune", "show the deletes --prune would make")
+    .action((_o, cmd) => diffCommand(session(cmd), globals(cmd) as Parameters<typeof diffCommand>[1]));
   program
     .command("import")
     .description("merge an export document into the inventory (admin import)")

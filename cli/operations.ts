@@ -4,7 +4,6 @@ import { createWriteStream } from "node:fs";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createParser } from "eventsource-parser";
-import { stringify } from "yaml";
 import { CliError, EXIT, exitForStatus, usageError } from "./exit.ts";
 import { describeError } from "./client.ts";
 import { ListPrinter, type OutputOptions, printObject } from "./output.ts";
@@ -179,15 +178,9 @@ export async function backupCreateCommand(session: Session, opts: OutputOptions 
   out(`backup ${b.filename} verified${b.sha256 ? ` (sha256 ${b.sha256})` : ""}\n`);
 }
 
-/** `lab export`: the inventory document (the admin route) as JSON, or YAML with -o yaml. */
-export async function exportInventoryCommand(session: Session, opts: { output?: string; file?: string }): Promise<void> {
-  const file = opts.file ?? "-";
-  if (!opts.output || opts.output === "json") return download(session, "/api/v1/admin/export", file);
-  if (opts.output !== "yaml") throw usageError(`-o ${opts.output}: export writes json or yaml`);
-  const { body } = await session.client.get("/api/v1/admin/export");
-  const text = stringify(body);
-  if (file === "-") out(text);
-  else (await import("node:fs")).writeFileSync(file, text, { mode: 0o600 });
+/** `lab export`: the inventory document of the admin export (JSON), streamed to a file or standard output. */
+export async function exportInventoryCommand(session: Session, opts: { file?: string }): Promise<void> {
+  return download(session, "/api/v1/admin/export", opts.file ?? "-");
 }
 
 export async function importInventoryCommand(

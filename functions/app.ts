@@ -26,6 +26,7 @@ import { adminInvitesRoutes } from "./routes/admin/invites-routes.ts";
 import { jobsRoutes } from "./routes/admin/jobs-routes.ts";
 import { dbRoutes } from "./routes/admin/db-routes.ts";
 import { IMPORT_PATH, transferRoutes } from "./routes/admin/transfer-routes.ts";
+import { APPLY_PATH, configRoutes } from "./routes/config/config-routes.ts";
 import { cveRoutes } from "./routes/cve/index.ts";
 import { adminUsersRoutes } from "./routes/admin/users-routes.ts";
 import { mfaRoutes } from "./routes/auth/mfa-routes.ts";
@@ -108,7 +109,13 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   app.use("*", securityHeaders(deps.config));
   app.use("*", clientAddress(deps));
   app.use("/api/*", admissionGuard);
-  app.use("/api/*", limitBody(deps.config.MAX_BODY_BYTES, deps.config.MAX_UPLOAD_BYTES, { [IMPORT_PATH]: deps.config.MAX_IMPORT_BYTES }));
+  app.use(
+    "/api/*",
+    limitBody(deps.config.MAX_BODY_BYTES, deps.config.MAX_UPLOAD_BYTES, {
+      [IMPORT_PATH]: deps.config.MAX_IMPORT_BYTES,
+      [APPLY_PATH]: deps.config.MAX_IMPORT_BYTES,
+    }),
+  );
   app.use("/api/*", startRateLimit());
   app.use("/api/*", authenticate);
   app.use("/api/*", csrf);
@@ -132,6 +139,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   jobsRoutes(app);
   dbRoutes(app);
   transferRoutes(app);
+  configRoutes(app);
   certificateRoutes(app);
   inviteAcceptRoutes(app);
   userRoutes(app);
