@@ -191,7 +191,7 @@ describe("configuration as code", () => {
     const dir = mkdtempSync(join(home, "lab-"));
     // nas-1 gets more memory; the storage pool leaves the file; a note comes from the environment.
     const changed = text
-      .replace("memory_gb: 32", "memory_gb: 48\n    notes: ${env:NAS_NOTE}")
+      .replace("memory_gb: 32", `memory_gb: 48\n    notes: \${env:NAS_NOTE}`)
       .replace(/storage:\n(?: {2}.*\n| {4}.*\n)+\n/, "");
     writeFileSync(join(dir, "lab.yaml"), changed);
     const diff = await ok(["diff", "-f", dir, "--prune"], { NAS_NOTE: "from the environment" });

@@ -75,10 +75,10 @@ describe("lab files", () => {
     return file;
   };
 
-  it("refuses a literal secret and a missing variable, naming file and line; fills ${env:NAME}", () => {
+  it("refuses a literal secret and a missing variable, naming file and line; fills an env reference", () => {
     const file = write(
       "secret.yaml",
-      "sinks:\n  - name: mail\n    smtp_password: hunter2\n  - name: mail2\n    smtp_password: ${env:SMTP_PASSWORD}\n",
+      `sinks:\n  - name: mail\n    smtp_password: hunter2\n  - name: mail2\n    smtp_password: \${env:SMTP_PASSWORD}\n`,
     );
     expect(() => readLab(file, withSecret, {})).toThrow(LabFileError);
     try {
@@ -89,7 +89,7 @@ describe("lab files", () => {
         `${file}:5: sinks.smtp_password: the environment variable SMTP_PASSWORD is not set`,
       ]);
     }
-    const good = write("good.yaml", "sinks:\n  - name: mail2\n    smtp_password: ${env:SMTP_PASSWORD}\n");
+    const good = write("good.yaml", `sinks:\n  - name: mail2\n    smtp_password: \${env:SMTP_PASSWORD}\n`);
     expect(readLab(good, withSecret, { SMTP_PASSWORD: "s3cret" }).entries[0]).toMatchObject({
       kind: "sinks",
       key: "mail2",
