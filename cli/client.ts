@@ -36,6 +36,19 @@ export function describeError(status: number, body: unknown): string {
   return `${status} ${code}: ${detail || "(no detail)"}${fieldText}`.replace(/\s*\n\s*/g, " ");
 }
 
+/** For a response read as a stream: throws its error (one line, the exit code of its status) when it is one. */
+export async function failIfRefused(res: Response): Promise<void> {
+  if (res.status < 400) return;
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON: the text is the detail.
+  }
+  throw new CliError(describeError(res.status, body), exitForStatus(res.status), res.status, body);
+}
+
 export class ApiClient {
   readonly baseUrl: string;
   readonly #token: string;

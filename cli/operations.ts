@@ -4,8 +4,8 @@ import { createWriteStream } from "node:fs";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createParser } from "eventsource-parser";
-import { CliError, EXIT, exitForStatus, usageError } from "./exit.ts";
-import { describeError } from "./client.ts";
+import { CliError, EXIT, usageError } from "./exit.ts";
+import { failIfRefused } from "./client.ts";
 import { ListPrinter, type OutputOptions, printObject } from "./output.ts";
 import { withConfirmation, readObjects } from "./resources.ts";
 import type { Session } from "./session.ts";
@@ -57,14 +57,7 @@ export async function monitorsStatusCommand(session: Session, opts: OutputOption
       query: { channels: "monitors" },
       headers: { accept: "text/event-stream", ...(lastId ? { "last-event-id": lastId } : {}) },
     });
-    if (res.status >= 400) {
-      const text = await res.text();
-      let body: unknown = text;
-      try {
-        body = JSON.parse(text);
-      } catch {}
-      throw new CliError(describeError(res.status, body), exitForStatus(res.status), res.status, body);
-    }
+    await failIfRefused(res);
     let pending: NodeJS.Timeout | undefined;
     const refresh = () => {
       if (pending) return;
@@ -150,14 +143,7 @@ export async function discoveryScanCommand(
 
 async function download(session: Session, path: string, file: string): Promise<void> {
   const res = await session.client.fetch(path);
-  if (res.status >= 400) {
-    const text = await res.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {}
-    throw new CliError(describeError(res.status, body), exitForStatus(res.status), res.status, body);
-  }
+  await failIfRefused(res);
   if (file === "-") await pipeline(Readable.fromWeb(res.body as never), process.stdout);
   else await pipeline(Readable.fromWeb(res.body as never), createWriteStream(file, { mode: 0o600 }));
 }

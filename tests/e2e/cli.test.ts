@@ -2,13 +2,13 @@
 // the real product started as the README says (`npm start`), on two fresh databases: login and
 // contexts, the generic get/list/describe/create/edit/delete with their exit codes, a lab file applied,
 // diffed (nothing left), pruned, exported, applied to the second server and compared.
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
-import { freePort, jsonBody, killAll, type Product, REPO_ROOT, SETUP_TOKEN, startProduct } from "./helpers.ts";
+import { freePort, jsonBody, killAll, type Product, REPO_ROOT, SETUP_TOKEN, startProduct, until } from "./helpers.ts";
 
 const HOSTS = ["127.0.0.190", "127.0.0.191"] as const;
 const home = mkdtempSync(join(tmpdir(), "lab-cli-"));
@@ -158,6 +158,60 @@ writeFileSync(file, readFileSync(file, "utf8").replace(/^memory_gb: .*$/m, "memo
     expect(down.stderr).toMatch(/^lab: cannot reach http:\/\/127\.0\.0\.192:\d+: ECONNREFUSED\n$/);
     const noLogin = await lab(["whoami"], { XDG_CONFIG_HOME: join(home, "nowhere") });
     expect(noLogin.code).toBe(2);
+  });
+
+  it("shows monitor states live from the event stream, acknowledges, scans with --wait, downloads a backup", async () => {
+    await ok(
+      ["create", "monitors", "-f", "-"],
+      {},
+      `name: self\ncheck_type: tcp\nhost: ${HOSTS[0]}\nconfig: {port: ${servers[0]!.port}}\n`,
+    );
+    await until(
+      "the monitor to be checked",
+      async () => ((await ok(["get", "monitors", "self", "--jq", ".status"])) === "up\n" ? true : undefined),
+      30_000,
+      () => "",
+      250, // each probe is a CLI process
+    );
+    expect(await ok(["monitors", "status", "--no-watch"])).toMatch(/^ID\s+NAME\s+STATUS[\s\S]*\bself\s+up\s+tcp[\s\S]*\nup: 1\n$/);
+    // Live: a monitor created while the view is open appears without a restart of the view.
+    const child = spawn(process.execPath, [join(REPO_ROOT, "bin/lab.ts"), "monitors", "status", "--watch"], {
+      env: { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, "config"), XDG_CACHE_HOME: join(home, "cache") },
+    });
+    let screen = "";
+    child.stdout.on("data", (d: Buffer) => (screen += d.toString()));
+    try {
+      await until(
+        "the first view",
+        () => (screen.includes("self") ? true : undefined),
+        30_000,
+        () => screen,
+      );
+      await ok(
+        ["create", "monitors", "-f", "-"],
+        {},
+        `name: second\ncheck_type: tcp\nhost: ${HOSTS[0]}\nconfig: {port: ${servers[0]!.port}}\n`,
+      );
+      await until(
+        "the view redrawn with the new monitor",
+        () => (screen.includes("second") ? true : undefined),
+        30_000,
+        () => screen,
+      );
+    } finally {
+      child.kill();
+    }
+    const ack = await lab(["alerts", "ack", "999999"]);
+    expect(ack.code).toBe(3);
+    expect(ack.stderr).toBe("lab: 404 RESOURCE_NOT_FOUND: Alert 999999 was not found.\n");
+    const scan = await lab(["discovery", "scan", `${HOSTS[0]}/32`, "--wait", "--type", "tcp", "--ports", "web"]);
+    expect(scan.code, scan.stderr).toBe(0);
+    expect(scan.stdout).toMatch(/^discovery job \d+ completed: \d+ hosts found/);
+    expect(scan.stderr).toMatch(/job \d+ completed\s+\[#+\] 100% 1\/1 addresses/);
+    const archive = join(home, "backup.gz");
+    expect(await ok(["backup", "create", "--download", archive])).toMatch(/^backup \S+ verified \(sha256 [0-9a-f]{64}\)\n$/);
+    expect(statSync(archive).mode & 0o777).toBe(0o600);
+    expect(readFileSync(archive).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
   });
 
   it("completes kinds and names from the server", async () => {
