@@ -27,6 +27,7 @@ import { jobsRoutes } from "./routes/admin/jobs-routes.ts";
 import { dbRoutes } from "./routes/admin/db-routes.ts";
 import { IMPORT_PATH, transferRoutes } from "./routes/admin/transfer-routes.ts";
 import { CSV_IMPORT_MAX_BYTES, IMPORT_CSV_SUFFIX } from "./routes/inventory/import-routes.ts";
+import { APPLY_PATH, configRoutes } from "./routes/config/config-routes.ts";
 import { cveRoutes } from "./routes/cve/index.ts";
 import { adminUsersRoutes } from "./routes/admin/users-routes.ts";
 import { mfaRoutes } from "./routes/auth/mfa-routes.ts";
@@ -116,7 +117,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
     limitBody(
       deps.config.MAX_BODY_BYTES,
       deps.config.MAX_UPLOAD_BYTES,
-      { [IMPORT_PATH]: deps.config.MAX_IMPORT_BYTES },
+      { [IMPORT_PATH]: deps.config.MAX_IMPORT_BYTES, [APPLY_PATH]: deps.config.MAX_IMPORT_BYTES },
       { [IMPORT_CSV_SUFFIX]: CSV_IMPORT_MAX_BYTES },
     ),
   );
@@ -143,6 +144,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   jobsRoutes(app);
   dbRoutes(app);
   transferRoutes(app);
+  configRoutes(app);
   certificateRoutes(app);
   inviteAcceptRoutes(app);
   userRoutes(app);

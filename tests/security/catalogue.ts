@@ -54,6 +54,8 @@ const PUBLIC = new Set([
     key("GET", `/api/v1/badges/status-pages/{slug}/items/{item_key}/${b}.svg`),
   ),
   // docs/adr/0447: a delivered message's signed acknowledge link; its token is the credential.
+  // docs/adr/0500: the lab file format's JSON Schema, for editors (it describes the format, no data).
+  key("GET", "/api/v1/config/schema.json"),
   key("GET", "/api/v1/ack/{token}"),
   key("POST", "/api/v1/ack/{token}"),
   ...[

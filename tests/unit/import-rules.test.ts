@@ -18,12 +18,13 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   runtime: ["shared", "shared/db", "net"],
   net: ["shared"],
   agent: ["shared", "net"],
+  cli: [],
   web: ["shared"],
   scripts: ["functions", "shared"],
 };
 
 /** The folders whose whole import closure must stay out of shared/db: they ship without the server. */
-const NO_DATABASE_CLOSURE = ["agent", "web"];
+const NO_DATABASE_CLOSURE = ["agent", "cli", "web"];
 
 /**
  * Temporary: net/ping*.ts still reach into the monitor checks, and the monitors' reach/result pair

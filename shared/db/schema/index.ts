@@ -22,3 +22,4 @@ export * from "./journal.ts";
 export * from "./event-rules.ts";
 export * from "./prefixes.ts";
 export * from "./custom-fields.ts";
+export * from "./config-objects.ts";

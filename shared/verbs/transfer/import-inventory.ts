@@ -451,40 +451,51 @@ class DryRunDone extends Error {
   }
 }
 
-function summary(run: ImportRun) {
-  return Object.fromEntries(
-    Object.entries(run.kinds).map(([k, d]) => [k, { created: d.created, updated: d.updated, unchanged: d.unchanged }]),
-  );
+/** What an import would do to `data`: the import's own path in a savepoint that is always rolled back. */
+export async function importDiff(s: VerbScope, data: Record<string, unknown>, wipe = false): Promise<Record<string, KindDiff>> {
+  try {
+    await s.savepoint(async (tx) => {
+      throw new DryRunDone(await runImport(tx, data, wipe, true, s.now));
+    });
+  } catch (err) {
+    if (!(err instanceof DryRunDone)) throw err;
+    return err.run.kinds;
+  }
+  throw new Error("unreachable: the dry run always rolls back");
+}
+
+/**
+ * Merges already validated rows (validateDocument) in the caller's transaction: conflicts are a 422,
+ * id sequences are moved past the written ids, the event rules see each change. Answers the per-kind
+ * counts. The caller audits and emits (importInventory, the configuration apply).
+ */
+export async function importRows(s: VerbScope, data: Record<string, unknown>, wipe = false): Promise<Record<string, KindDiff>> {
+  // A restore that wipes first sends no events: it is a new inventory, not a change to mirror row by row.
+  const events = wipe ? undefined : { s, kinds: await kindsWithRules(s.tx) };
+  const run = await runImport(s.tx, data, wipe, false, s.now, events);
+  await advanceSequences(s.tx);
+  return run.kinds;
+}
+
+function summary(kinds: Record<string, KindDiff>) {
+  return Object.fromEntries(Object.entries(kinds).map(([k, d]) => [k, { created: d.created, updated: d.updated, unchanged: d.unchanged }]));
 }
 
 export const importInventory = defineVerb<ImportInput, ImportResult, { ignored: string[] }>(
   { scope: ADMIN_SCOPE, prepare: async (ctx, input) => validateDocument(input.data, ctx.clock.now()) },
   async (s, { data, wipe, dryRun, backupsAvailable }, { ignored }) => {
     const base = { dry_run: dryRun, wiped: wipe, ignored_keys: ignored };
-    if (dryRun) {
-      // The same path as the import, in a savepoint that is always rolled back.
-      try {
-        await s.savepoint(async (tx) => {
-          throw new DryRunDone(await runImport(tx, data, wipe, true, s.now));
-        });
-      } catch (err) {
-        if (!(err instanceof DryRunDone)) throw err;
-        return { imported: false, ...base, kinds: err.run.kinds };
-      }
-    }
+    if (dryRun) return { imported: false, ...base, kinds: await importDiff(s, data, wipe) };
     const backup = wipe ? await requireVerifiedBackup(s.tx, s.now, RESTORE_WITH_WIPE, backupsAvailable) : null;
-    // A restore that wipes first sends no events: it is a new inventory, not a change to mirror row by row.
-    const events = wipe ? undefined : { s, kinds: await kindsWithRules(s.tx) };
-    const run = await runImport(s.tx, data, wipe, false, s.now, events);
-    await advanceSequences(s.tx);
+    const kinds = await importRows(s, data, wipe);
     s.audit({
       action: wipe ? "inventory_restore_with_wipe" : "inventory_import",
       category: "inventory",
       level: wipe ? "warning" : "info",
       entity_type: "inventory",
-      diff: { wiped: wipe, backup: backup?.filename ?? null, counts: summary(run), ignored_keys: ignored },
+      diff: { wiped: wipe, backup: backup?.filename ?? null, counts: summary(kinds), ignored_keys: ignored },
     });
     s.emit("inventory", { action: "imported" });
-    return { imported: true, ...base, kinds: run.kinds };
+    return { imported: true, ...base, kinds };
   },
 );

@@ -3246,6 +3246,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/config/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a lab file's objects in one transaction (or answer the diff with dry_run)
+         * @description Each entry {kind, key, fields} is found by its key: the owner's recorded objects first, else the one object of its kind with that name (adopted), else it is created. Fields are laid over the stored object; references (`site: <key>`) and links (`depends_on: [<key>]`) name other entries by key. The rows that differ are written by the inventory import (its validation, reference, uniqueness and constraint checks): any refusal is a 422 naming the entry and nothing is changed. A second apply of the same objects changes nothing.
+         *
+         *     prune=true also deletes the owner's recorded objects the request no longer names (never an object the owner did not create or adopt). 200 with every entry's action (create, update with the changed fields, delete, unchanged).
+         *
+         *     dry_run=true: the same path in a savepoint that is always rolled back; applied false.
+         *
+         *     Needs scope `admin:*`.
+         */
+        post: operations["postApiV1ConfigApply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/config/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The inventory as a lab file (JSON; the CLI writes it as YAML)
+         * @description Every configuration kind's objects with their configuration fields (nulls left out), keyed by the owner's recorded key or their name, references and links by key.
+         *
+         *     Needs scope `admin:*`.
+         */
+        get: operations["getApiV1ConfigExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/config/schema.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The JSON Schema of a lab file, for editors (public: it describes the format, not any data) */
+        get: operations["getApiV1ConfigSchemaJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/custom-fields": {
         parameters: {
             query?: never;
@@ -19695,6 +19760,137 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1ConfigApply: {
+        parameters: {
+            query?: {
+                /** @description Answer the diff and change nothing. */
+                dry_run?: "true" | "false" | "1" | "0";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    objects: {
+                        /** @description Its fields; references and links by key. */
+                        fields: {
+                            [key: string]: unknown;
+                        };
+                        /** @description The entry's stable key within its kind. */
+                        key: string;
+                        /** @description A configuration kind: sites, hardware, services, ... */
+                        kind: string;
+                    }[];
+                    /**
+                     * @description The name of the set of objects the file owns; --prune deletes only this owner's objects.
+                     * @default default
+                     */
+                    owner?: string;
+                    /** @default false */
+                    prune?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description False for a dry run (the diff). */
+                        applied: boolean;
+                        changes: {
+                            /** @enum {string} */
+                            action: "create" | "update" | "delete" | "unchanged";
+                            fields?: {
+                                [key: string]: {
+                                    from: unknown;
+                                    to: unknown;
+                                };
+                            };
+                            id: number | null;
+                            key: string;
+                            kind: string;
+                        }[];
+                        counts: {
+                            create: number;
+                            delete: number;
+                            unchanged: number;
+                            update: number;
+                        };
+                        dry_run: boolean;
+                        owner: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1ConfigExport: {
+        parameters: {
+            query?: {
+                /** @description The name of the set of objects the file owns; --prune deletes only this owner's objects. */
+                owner?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1ConfigSchemaJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/schema+json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
     getApiV1CustomFields: {

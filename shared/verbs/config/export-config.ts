@@ -1,0 +1,82 @@
+// GET /config/export: the inventory as a lab file (docs/cli.md), so a lab can start from what exists.
+// Each object is written under its kind with its configuration fields (nulls left out), its key (the
+// owner's recorded key, else its name; `key:` is written only when it differs from the name, or when two
+// objects share a name: `<name>#<id>`), references and links by key. Applying the result to the same
+// server changes nothing (every entry is adopted by name); applying it to an empty one rebuilds it.
+import { sql } from "drizzle-orm";
+import { queryRows } from "../../db/database.ts";
+import { ADMIN_SCOPE } from "../transfer/scope.ts";
+import { ident } from "../transfer/sql-parts.ts";
+import { KIND_BY_KEY } from "../transfer/kinds.ts";
+import { defineRead } from "../verb.ts";
+import { withoutNulls } from "./apply-config.ts";
+import { CONFIG_KINDS } from "./config-kinds.ts";
+
+type Row = Record<string, unknown>;
+
+export const exportConfig = defineRead<{ owner: string }, Record<string, unknown>>({ scope: ADMIN_SCOPE }, async (ctx, { owner }) => {
+  const db = ctx.db;
+  const recorded = await queryRows<{ kind: string; key: string; object_id: number }>(
+    db,
+    sql`select kind, key, object_id from config_objects where owner = ${owner}`,
+  );
+  const rowsByKind = new Map<string, Row[]>();
+  const keys = new Map<string, Map<number, string>>();
+  for (const kind of CONFIG_KINDS) {
+    const rows = (await queryRows<{ row: Row }>(db, sql`select to_jsonb(t) as row from ${ident(kind.table)} t order by id`)).map(
+      (r) => r.row,
+    );
+    rowsByKind.set(kind.key, rows);
+    const mine = new Map(recorded.filter((r) => r.kind === kind.key).map((r) => [Number(r.object_id), r.key]));
+    const count = new Map<string, number>();
+    for (const r of rows) count.set(String(r[kind.nameField]), (count.get(String(r[kind.nameField])) ?? 0) + 1);
+    keys.set(
+      kind.key,
+      new Map(
+        rows.map((r) => {
+          const id = Number(r.id);
+          const name = String(r[kind.nameField]);
+          return [id, mine.get(id) ?? ((count.get(name) ?? 0) > 1 ? `${name}#${id}` : name)];
+        }),
+      ),
+    );
+  }
+  const doc: Record<string, unknown> = { owner };
+  for (const kind of CONFIG_KINDS) {
+    const rows = rowsByKind.get(kind.key) ?? [];
+    if (rows.length === 0) continue;
+    const links = new Map<string, Map<number, string[]>>();
+    for (const link of kind.links) {
+      const table = KIND_BY_KEY.get(link.linkKind)!.name;
+      const pairs = await queryRows<{ a: number; b: number }>(
+        db,
+        sql`select ${ident(link.from)} as a, ${ident(link.to)} as b from ${ident(table)} order by 1, 2`,
+      );
+      const byFrom = new Map<number, string[]>();
+      for (const p of pairs)
+        byFrom.set(Number(p.a), [...(byFrom.get(Number(p.a)) ?? []), keys.get(link.kind)?.get(Number(p.b)) ?? `#${p.b}`]);
+      links.set(link.field, byFrom);
+    }
+    doc[kind.key] = rows.map((r) => {
+      const id = Number(r.id);
+      const key = keys.get(kind.key)!.get(id)!;
+      const entry: Row = {};
+      if (key !== String(r[kind.nameField])) entry.key = key;
+      for (const field of kind.fields) {
+        const value = r[field];
+        if (value === null || value === undefined || (Array.isArray(value) && value.length === 0)) continue;
+        entry[field] = withoutNulls(value);
+      }
+      for (const ref of kind.refs) {
+        const target = r[ref.column];
+        if (target !== null && target !== undefined) entry[ref.field] = keys.get(ref.kind)?.get(Number(target)) ?? `#${String(target)}`;
+      }
+      for (const link of kind.links) {
+        const targets = links.get(link.field)?.get(id);
+        if (targets?.length) entry[link.field] = targets;
+      }
+      return entry;
+    });
+  }
+  return doc;
+});
