@@ -21,3 +21,4 @@ export * from "./status-page-incidents.ts";
 export * from "./journal.ts";
 export * from "./event-rules.ts";
 export * from "./prefixes.ts";
+export * from "./cabling.ts";
