@@ -21,6 +21,7 @@ import { cell, titleOf } from "./list-page.tsx";
 import { RefLink, useNames } from "./names.tsx";
 import { RelationList } from "./relation-list.tsx";
 import { TelemetryConfigSection } from "./telemetry-config.tsx";
+import { PortsSections } from "../cabling/ports-section.tsx";
 import type { Group, GroupKey } from "./types.ts";
 
 type Row = Record<string, unknown>;
@@ -145,6 +146,7 @@ export function DetailPage({ group, id, tab = "" }: { group: Group; id: string; 
           <div class="relations">
             <GroupRecordMonitors group={group.key} id={id} />
             {group.key === "hardware" && <TelemetryConfigSection id={id} />}
+            {group.key === "hardware" && <PortsSections hardwareId={id} />}
             {group.relations.map((r) => (
               <RelationList key={r.label} relation={r} id={id} />
             ))}
