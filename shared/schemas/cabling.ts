@@ -207,3 +207,31 @@ export const CableTrace = v.object({
   /** endpoint, no_cable, open (stops at a panel port with nothing behind it), loop or too_long (bad data). */
   ended: v.picklist(["endpoint", "no_cable", "open", "loop", "too_long"]),
 });
+
+// Power
+const Draw = { allocated_w: v.number(), maximum_w: v.number() };
+export const HardwarePower = v.object({
+  hardware_id: v.number(),
+  /** What the node draws: the sum of its power ports. */
+  draw: v.object(Draw),
+  power_ports: v.array(
+    v.object({ id: v.number(), name: v.string(), allocated_w: v.nullable(v.number()), maximum_w: v.nullable(v.number()) }),
+  ),
+  /** A PDU's outlets and the power port each feeds, with that port's draw. */
+  outlets: v.array(
+    v.object({
+      id: v.number(),
+      name: v.string(),
+      feeds: v.nullable(EndpointView),
+      allocated_w: v.nullable(v.number()),
+      maximum_w: v.nullable(v.number()),
+    }),
+  ),
+  /** The load on the node's outlets: what they feed draws. */
+  load: v.object({ ...Draw, outlets_used: v.number(), outlets_total: v.number() }),
+});
+export const RackPower = v.object({
+  rack_id: v.number(),
+  ...Draw,
+  nodes: v.array(v.object({ id: v.number(), name: v.string(), ...Draw })),
+});

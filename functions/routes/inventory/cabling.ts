@@ -9,6 +9,7 @@ import {
   CablePatch,
   CableTrace,
   FrontPort,
+  HardwarePower,
   FrontPortCreate,
   FrontPortListQuery,
   FrontPortPatch,
@@ -28,6 +29,7 @@ import {
   RearPortCreate,
   RearPortListQuery,
   RearPortPatch,
+  RackPower,
 } from "../../../shared/schemas/cabling.ts";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import { cableVerbs } from "../../../shared/verbs/inventory/cabling/cables.ts";
@@ -38,6 +40,7 @@ import {
   powerPortVerbs,
   rearPortVerbs,
 } from "../../../shared/verbs/inventory/cabling/ports.ts";
+import { hardwarePower, rackPower } from "../../../shared/verbs/inventory/cabling/power.ts";
 import { traceEndpoint } from "../../../shared/verbs/inventory/cabling/trace.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
@@ -67,6 +70,35 @@ function traceRoute(app: Hono<AppEnv>, kind: EndpointKind, idParam: string, noun
 }
 
 export function cablingRoutes(app: Hono<AppEnv>): void {
+  route(
+    app,
+    {
+      method: "get",
+      path: "/api/v1/hardware/:hardware_id/power",
+      tag: TAG,
+      scope: hardwarePower.scope,
+      params: IdParam("hardware_id"),
+      summary: "A node's power: its draw, its outlets and what they feed, the load on them",
+      description:
+        "draw sums the node's power ports (allocated and maximum watts); load sums the power ports its outlets feed through cables.",
+      response: { schema: HardwarePower },
+    },
+    async (c, { params, reply }) => reply(await hardwarePower({ ctx: verbContext(c), input: { hardwareId: params.hardware_id } })),
+  );
+  route(
+    app,
+    {
+      method: "get",
+      path: "/api/v1/racks/:rack_id/power",
+      tag: TAG,
+      scope: rackPower.scope,
+      params: IdParam("rack_id"),
+      summary: "A rack's power load: what the nodes mounted in it draw",
+      response: { schema: RackPower },
+    },
+    async (c, { params, reply }) => reply(await rackPower({ ctx: verbContext(c), input: { rackId: params.rack_id } })),
+  );
+
   // Trace routes first: they are more specific than GET {id}.
   traceRoute(app, "interface", "interface_id", "interface");
   traceRoute(app, "front_port", "front_port_id", "front port");

@@ -2,6 +2,7 @@
 // panels, one cable per endpoint (409 naming the cable), incompatible ends (422), the trace through two
 // patch panels, and the hardware connections kept with the cables (ADR 0493). Each refusal changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scrapeText } from "../../../shared/metrics/scrape.ts";
 import { type Actors, createActors } from "../../helpers/actors.ts";
 
 let a: Actors;
@@ -348,5 +349,56 @@ describe("ports", () => {
     expect((await a.req("DELETE", `hardware/${n1.id}`, a.admin)).status).toBe(204);
     expect((await a.t.sql`select id from cables where id = ${c.id}`).length).toBe(0);
     expect(await body(await a.req("GET", `interfaces/${e2.id}`, a.viewer))).toMatchObject({ cable_id: null, connected_to: null });
+  });
+});
+
+describe("power", () => {
+  it("a PDU's outlets, what they feed and the load; a device's draw; a rack's load; and the same in the metrics", async () => {
+    const site = (await a.t.sql`insert into sites (name) values ('power-site') returning id`)[0]!.id as number;
+    const rack = await body(await a.req("POST", "racks", a.admin, { site_id: site, name: "power-rack" }));
+    const pdu = await post("hardware", { name: "pdu-1", site_id: site, rack_id: rack.id, rack_unit: 1 });
+    const srv = await post("hardware", { name: "srv-1", site_id: site, rack_id: rack.id, rack_unit: 2 });
+    const other = await node("srv-elsewhere");
+    const p1 = await post("power-ports", { hardware_id: srv.id, name: "PSU1", allocated_w: 150, maximum_w: 300 });
+    const p2 = await post("power-ports", { hardware_id: srv.id, name: "PSU2", allocated_w: 150, maximum_w: 300 });
+    const p3 = await post("power-ports", { hardware_id: other.id, name: "PSU1", allocated_w: 90, maximum_w: 120 });
+    const outlets = [];
+    for (const n of ["1", "2", "3", "4"]) outlets.push(await post("power-outlets", { hardware_id: pdu.id, name: n }));
+    await post("cables", { a_kind: "power_outlet", a_id: outlets[0].id, b_kind: "power_port", b_id: p1.id });
+    await post("cables", { a_kind: "power_port", a_id: p2.id, b_kind: "power_outlet", b_id: outlets[1].id });
+    await post("cables", { a_kind: "power_outlet", a_id: outlets[2].id, b_kind: "power_port", b_id: p3.id });
+    expect((await a.req("PATCH", `power-ports/${p3.id}`, a.editor, { allocated_w: 500 })).status).toBe(422);
+
+    const power = await body(await a.req("GET", `hardware/${pdu.id}/power`, a.viewer));
+    expect(power.load).toEqual({ allocated_w: 390, maximum_w: 720, outlets_used: 3, outlets_total: 4 });
+    expect(
+      power.outlets.map((o: { name: string; feeds: { hardware_name: string; name: string } | null }) => [
+        o.name,
+        o.feeds && `${o.feeds.hardware_name}:${o.feeds.name}`,
+      ]),
+    ).toEqual([
+      ["1", "srv-1:PSU1"],
+      ["2", "srv-1:PSU2"],
+      ["3", "srv-elsewhere:PSU1"],
+      ["4", null],
+    ]);
+    expect((await body(await a.req("GET", `hardware/${srv.id}/power`, a.viewer))).draw).toEqual({ allocated_w: 300, maximum_w: 600 });
+    const rackPower = await body(await a.req("GET", `racks/${rack.id}/power`, a.viewer));
+    expect(rackPower).toMatchObject({
+      allocated_w: 300,
+      maximum_w: 600,
+      nodes: [
+        { name: "pdu-1", allocated_w: 0 },
+        { name: "srv-1", allocated_w: 300 },
+      ],
+    });
+    expect((await a.req("GET", "hardware/987654/power", a.viewer)).status).toBe(404);
+
+    const lease = a.t.runtime.deps.database.lease();
+    const text = await scrapeText(lease.db, "0.0.0-test");
+    await lease.release();
+    expect(text).toContain('svc_pdu_load_watts{pdu="pdu-1",state="allocated"} 390\n');
+    expect(text).toContain('svc_pdu_load_watts{pdu="pdu-1",state="maximum"} 720\n');
+    expect(text).toContain('svc_rack_power_watts{rack="power-rack",site="power-site",state="allocated"} 300\n');
   });
 });

@@ -5355,6 +5355,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/hardware/{hardware_id}/power": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A node's power: its draw, its outlets and what they feed, the load on them
+         * @description draw sums the node's power ports (allocated and maximum watts); load sums the power ports its outlets feed through cables.
+         *
+         *     Needs scope `read:hardware`.
+         */
+        get: operations["getApiV1HardwareByHardwareIdPower"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/hardware/{hardware_id}/telemetry": {
         parameters: {
             query?: never;
@@ -8665,6 +8687,26 @@ export interface paths {
          * @description Needs scope `read:racks`.
          */
         get: operations["getApiV1RacksByRackIdElevation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/racks/{rack_id}/power": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A rack's power load: what the nodes mounted in it draw
+         * @description Needs scope `read:racks`.
+         */
+        get: operations["getApiV1RacksByRackIdPower"];
         put?: never;
         post?: never;
         delete?: never;
@@ -26178,6 +26220,66 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getApiV1HardwareByHardwareIdPower: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hardware_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        draw: {
+                            allocated_w: number;
+                            maximum_w: number;
+                        };
+                        hardware_id: number;
+                        load: {
+                            allocated_w: number;
+                            maximum_w: number;
+                            outlets_total: number;
+                            outlets_used: number;
+                        };
+                        outlets: {
+                            allocated_w: number | null;
+                            feeds: {
+                                hardware_id: number;
+                                hardware_name: string;
+                                id: number;
+                                /** @enum {string} */
+                                kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                                name: string;
+                            } | null;
+                            id: number;
+                            maximum_w: number | null;
+                            name: string;
+                        }[];
+                        power_ports: {
+                            allocated_w: number | null;
+                            id: number;
+                            maximum_w: number | null;
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getApiV1HardwareByHardwareIdTelemetry: {
         parameters: {
             query?: {
@@ -36348,6 +36450,44 @@ export interface operations {
                             reserved_u: number;
                             used_u: number;
                         };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1RacksByRackIdPower: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rack_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        allocated_w: number;
+                        maximum_w: number;
+                        nodes: {
+                            allocated_w: number;
+                            id: number;
+                            maximum_w: number;
+                            name: string;
+                        }[];
+                        rack_id: number;
                     };
                 };
             };
