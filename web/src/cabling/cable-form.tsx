@@ -4,7 +4,7 @@
 import { useState } from "preact/hooks";
 import { anyApi, ok } from "../api/client.ts";
 import { useSubmit } from "../auth/use-submit.ts";
-import { Field, Notice, TextInput } from "../components/field.tsx";
+import { Notice, SelectInput, TextInput } from "../components/field.tsx";
 import { useT } from "../i18n/use-t.ts";
 import { useLoad } from "../use-load.ts";
 import { CABLE_STATUSES, ENDPOINT_PATHS, type EndpointKind, LENGTH_UNITS } from "../../../shared/domain/cabling/endpoints.ts";
@@ -20,29 +20,6 @@ export function farKinds(kind: EndpointKind): EndpointKind[] {
   if (kind === "power_port") return ["power_outlet"];
   if (kind === "power_outlet") return ["power_port"];
   return ["interface", "front_port", "rear_port"];
-}
-
-function Select(props: {
-  id: string;
-  label: string;
-  value: string;
-  options: [string, string][];
-  error?: string | undefined;
-  onValue(v: string): void;
-}) {
-  return (
-    <Field id={props.id} label={props.label} error={props.error}>
-      {(a11y) => (
-        <select {...a11y} value={props.value} onChange={(e) => props.onValue((e.currentTarget as HTMLSelectElement).value)}>
-          {props.options.map(([value, text]) => (
-            <option key={value} value={value}>
-              {text}
-            </option>
-          ))}
-        </select>
-      )}
-    </Field>
-  );
 }
 
 export function CableForm({ from, fromName, onDone }: { from: { kind: EndpointKind; id: number }; fromName: string; onDone(): void }) {
@@ -96,7 +73,7 @@ export function CableForm({ from, fromName, onDone }: { from: { kind: EndpointKi
     <form class="cable-form" onSubmit={save} noValidate aria-label={t("cabling:cable.formTitle", { port: fromName })}>
       <h3>{t("cabling:cable.formTitle", { port: fromName })}</h3>
       <Notice kind="error">{submit.errorBesides(["b_id", "b_kind", "label", "length"])}</Notice>
-      <Select
+      <SelectInput
         id="cable-far-kind"
         label={t("cabling:cable.farKind")}
         value={kind}
@@ -107,7 +84,7 @@ export function CableForm({ from, fromName, onDone }: { from: { kind: EndpointKi
           setPort("");
         }}
       />
-      <Select
+      <SelectInput
         id="cable-far-node"
         label={t("cabling:cable.farNode")}
         value={node}
@@ -120,7 +97,7 @@ export function CableForm({ from, fromName, onDone }: { from: { kind: EndpointKi
           setPort("");
         }}
       />
-      <Select
+      <SelectInput
         id="cable-far-port"
         label={t("cabling:cable.farPort")}
         value={port}
@@ -151,14 +128,14 @@ export function CableForm({ from, fromName, onDone }: { from: { kind: EndpointKi
         error={f.length}
         onValue={(length) => setD({ ...d, length })}
       />
-      <Select
+      <SelectInput
         id="cable-length-unit"
         label={t("cabling:cable.lengthUnit")}
         value={d.length_unit}
         options={LENGTH_UNITS.map((u) => [u, u])}
         onValue={(length_unit) => setD({ ...d, length_unit })}
       />
-      <Select
+      <SelectInput
         id="cable-status"
         label={t("cabling:cable.status")}
         value={d.status}

@@ -33,19 +33,26 @@ export async function connectionFor(s: VerbScope, a: EndpointRef, b: EndpointRef
     .orderBy(hardwareConnections.id)
     .limit(1);
   if (found) return found.id;
-  const [row] = await s.tx
-    .insert(hardwareConnections)
-    .values({ source_hardware_id: source, target_hardware_id: target, connection_type: power ? "power" : "ethernet" })
-    .returning();
+  const row = await insertConnection(s, {
+    source_hardware_id: source,
+    target_hardware_id: target,
+    connection_type: power ? "power" : "ethernet",
+  });
+  return row.id;
+}
+
+/** Writes one hardware connection with its audit entry and topology event (the connections API and the cables). */
+export async function insertConnection(s: VerbScope, values: typeof hardwareConnections.$inferInsert) {
+  const [row] = await s.tx.insert(hardwareConnections).values(values).returning();
   s.audit({
     action: "hardware.connection.create",
     category: "inventory",
     entity_type: "hardware_connection",
     entity_id: row!.id,
-    diff: { after: row, reason: "cable" },
+    diff: { after: row },
   });
   s.emit("topology", { entity: "hardware_connection", action: "create", id: row!.id });
-  return row!.id;
+  return row!;
 }
 
 /** Deletes those of these connections that no cable belongs to any more. */

@@ -15,7 +15,7 @@ import type { Db } from "../../../db/database.ts";
 import { ApiError } from "../../../errors.ts";
 import { iso } from "../../resources/present.ts";
 import { requireRow } from "../../resources/row-checks.ts";
-import { cableForConnection } from "../cabling/connection-link.ts";
+import { cableForConnection, insertConnection } from "../cabling/connection-link.ts";
 import { defineRead, defineVerb } from "../../verb.ts";
 
 const requireHardware = (db: Db, id: number, field?: string) => requireRow(db, hardware, hardware.id, id, "Hardware node", field);
@@ -60,26 +60,15 @@ export const addConnection = defineVerb(
       throw ApiError.conflict(
         `Hardware node ${hardwareId} already has a ${type} connection to ${input.target_hardware_id} (connection ${dup.id}).`,
       );
-    const [row] = await s.tx
-      .insert(hardwareConnections)
-      .values({
-        source_hardware_id: hardwareId,
-        target_hardware_id: input.target_hardware_id,
-        connection_type: type,
-        bandwidth_mbps: input.bandwidth_mbps ?? null,
-        notes: input.notes ?? null,
-      })
-      .returning();
-    s.audit({
-      action: "hardware.connection.create",
-      category: "inventory",
-      entity_type: "hardware_connection",
-      entity_id: row!.id,
-      diff: { after: row },
+    const row = await insertConnection(s, {
+      source_hardware_id: hardwareId,
+      target_hardware_id: input.target_hardware_id,
+      connection_type: type,
+      bandwidth_mbps: input.bandwidth_mbps ?? null,
+      notes: input.notes ?? null,
     });
-    s.emit("topology", { entity: "hardware_connection", action: "create", id: row!.id });
-    await cableForConnection(s, row!);
-    return presentConnection(row!);
+    await cableForConnection(s, row);
+    return presentConnection(row);
   },
 );
 
