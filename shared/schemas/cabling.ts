@@ -235,3 +235,23 @@ export const RackPower = v.object({
   ...Draw,
   nodes: v.array(v.object({ id: v.number(), name: v.string(), ...Draw })),
 });
+
+// LLDP neighbours proposed as cables
+const ProposalPort = v.object({ id: v.number(), name: v.string(), hardware_id: v.number(), hardware_name: v.string() });
+export const LldpCableProposals = v.object({
+  job_id: v.number(),
+  proposals: v.array(
+    v.object({
+      neighbor_id: v.number(),
+      local_port_desc: v.nullable(v.string()),
+      remote_sys_name: v.nullable(v.string()),
+      remote_port_desc: v.nullable(v.string()),
+      local: v.nullable(ProposalPort),
+      remote: v.nullable(ProposalPort),
+      /** ready (accept creates the cable), cabled, taken (an end holds another cable) or unmatched. */
+      state: v.picklist(["ready", "cabled", "taken", "unmatched"]),
+      reason: v.nullable(v.string()),
+      cable_id: v.nullable(v.number()),
+    }),
+  ),
+});

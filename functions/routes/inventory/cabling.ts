@@ -10,6 +10,7 @@ import {
   CableTrace,
   FrontPort,
   HardwarePower,
+  LldpCableProposals,
   FrontPortCreate,
   FrontPortListQuery,
   FrontPortPatch,
@@ -40,6 +41,7 @@ import {
   powerPortVerbs,
   rearPortVerbs,
 } from "../../../shared/verbs/inventory/cabling/ports.ts";
+import { acceptLldpCable, lldpCableProposals } from "../../../shared/verbs/discovery/lldp/cable-proposals.ts";
 import { hardwarePower, rackPower } from "../../../shared/verbs/inventory/cabling/power.ts";
 import { traceEndpoint } from "../../../shared/verbs/inventory/cabling/trace.ts";
 import { verbContext } from "../../context.ts";
@@ -70,6 +72,38 @@ function traceRoute(app: Hono<AppEnv>, kind: EndpointKind, idParam: string, noun
 }
 
 export function cablingRoutes(app: Hono<AppEnv>): void {
+  route(
+    app,
+    {
+      method: "get",
+      path: "/api/v1/discovery/lldp-jobs/:job_id/cable-proposals",
+      tag: TAG,
+      scope: lldpCableProposals.scope,
+      params: IdParam("job_id"),
+      summary: "An LLDP job's neighbours proposed as cables between interfaces",
+      description:
+        "The local port names an interface of the reporting node, the remote port one of the neighbour's node (matched by discovery, else by an interface with the chassis MAC). state: ready, cabled, taken or unmatched (reason says why).",
+      response: { schema: LldpCableProposals },
+    },
+    async (c, { params, reply }) => reply(await lldpCableProposals({ ctx: verbContext(c), input: { job_id: params.job_id } })),
+  );
+  route(
+    app,
+    {
+      method: "post",
+      path: "/api/v1/discovery/lldp-jobs/:job_id/cable-proposals/:neighbor_id/accept",
+      tag: TAG,
+      scope: acceptLldpCable.scope,
+      params: IdParam("job_id", "neighbor_id"),
+      summary: "Accept a proposal: create the cable between the two interfaces",
+      description: "Only a ready proposal is accepted; any other state is a 409 saying why.",
+      response: { status: 201, schema: Cable },
+      errors: [409],
+    },
+    async (c, { params, reply }) =>
+      reply(await acceptLldpCable({ ctx: verbContext(c), input: { job_id: params.job_id, neighbor_id: params.neighbor_id } })),
+  );
+
   route(
     app,
     {

@@ -402,3 +402,45 @@ describe("power", () => {
     expect(text).toContain('svc_rack_power_watts{rack="power-rack",site="power-site",state="allocated"} 300\n');
   });
 });
+
+describe("LLDP neighbours proposed as cables", () => {
+  it("matches local and remote ports to interfaces, lists the proposals with their state, accepts a ready one", async () => {
+    const core = await node("lldp-core");
+    const dist = await node("lldp-dist");
+    const byMac = await node("lldp-by-mac");
+    const c1 = await post("interfaces", { hardware_id: core.id, name: "Gi1/0/1" });
+    const d1 = await post("interfaces", { hardware_id: dist.id, name: "Gi0/1" });
+    await post("interfaces", { hardware_id: core.id, name: "Gi1/0/2" });
+    await post("interfaces", { hardware_id: byMac.id, name: "eth0", mac_address: "00:11:22:33:44:55" });
+    const job = (await a.t.sql`insert into scan_jobs (scan_types) values ('["lldp"]') returning id`)[0]!.id as number;
+    const ins = (index: number, local: string, remote: number | null, port: string, chassis: string | null = null) =>
+      a.t
+        .sql`insert into lldp_neighbors (scan_job_id, source_hardware_id, neighbor_index, local_port_desc, remote_hardware_id, remote_port_desc, remote_chassis_id)
+              values (${job}, ${core.id}, ${index}, ${local}, ${remote}, ${port}, ${chassis}) returning id`;
+    const [n1] = await ins(1, "gi1/0/1", dist.id, "Gi0/1");
+    const [n2] = await ins(2, "Gi1/0/2", null, "eth0", "00:11:22:33:44:55");
+    const [n3] = await ins(3, "Gi1/0/9", dist.id, "Gi0/2");
+
+    const res = await a.req("GET", `discovery/lldp-jobs/${job}/cable-proposals`, a.admin);
+    expect(res.status).toBe(200);
+    const { proposals } = await body(res);
+    expect(proposals.map((p: { neighbor_id: number; state: string }) => [p.neighbor_id, p.state])).toEqual([
+      [n1!.id, "ready"],
+      [n2!.id, "ready"],
+      [n3!.id, "unmatched"],
+    ]);
+    expect(proposals[0]).toMatchObject({ local: { id: c1.id }, remote: { id: d1.id, hardware_name: "lldp-dist" } });
+    expect(proposals[1].remote).toMatchObject({ hardware_name: "lldp-by-mac", name: "eth0" });
+    expect(proposals[2].reason).toContain('No interface named "Gi1/0/9"');
+
+    const accepted = await a.req("POST", `discovery/lldp-jobs/${job}/cable-proposals/${n1!.id}/accept`, a.editor);
+    expect(accepted.status).toBe(201);
+    expect(await body(accepted)).toMatchObject({ a: { id: c1.id }, b: { id: d1.id } });
+    const again = await a.req("POST", `discovery/lldp-jobs/${job}/cable-proposals/${n1!.id}/accept`, a.editor);
+    expect(again.status).toBe(409);
+    const unmatched = await a.req("POST", `discovery/lldp-jobs/${job}/cable-proposals/${n3!.id}/accept`, a.editor);
+    expect(unmatched.status).toBe(409);
+    const after = (await body(await a.req("GET", `discovery/lldp-jobs/${job}/cable-proposals`, a.admin))).proposals;
+    expect(after[0]).toMatchObject({ state: "cabled" });
+  });
+});

@@ -3736,6 +3736,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/discovery/lldp-jobs/{job_id}/cable-proposals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An LLDP job's neighbours proposed as cables between interfaces
+         * @description The local port names an interface of the reporting node, the remote port one of the neighbour's node (matched by discovery, else by an interface with the chassis MAC). state: ready, cabled, taken or unmatched (reason says why).
+         *
+         *     Needs scope `read:discovery`.
+         */
+        get: operations["getApiV1DiscoveryLldpJobsByJobIdCableProposals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/discovery/lldp-jobs/{job_id}/cable-proposals/{neighbor_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a proposal: create the cable between the two interfaces
+         * @description Only a ready proposal is accepted; any other state is a 409 saying why.
+         *
+         *     Needs scope `write:hardware`.
+         */
+        post: operations["postApiV1DiscoveryLldpJobsByJobIdCableProposalsByNeighborIdAccept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/discovery/lldp-jobs/{job_id}/results": {
         parameters: {
             query?: never;
@@ -21392,6 +21436,125 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1DiscoveryLldpJobsByJobIdCableProposals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job_id: number;
+                        proposals: {
+                            cable_id: number | null;
+                            local: {
+                                hardware_id: number;
+                                hardware_name: string;
+                                id: number;
+                                name: string;
+                            } | null;
+                            local_port_desc: string | null;
+                            neighbor_id: number;
+                            reason: string | null;
+                            remote: {
+                                hardware_id: number;
+                                hardware_name: string;
+                                id: number;
+                                name: string;
+                            } | null;
+                            remote_port_desc: string | null;
+                            remote_sys_name: string | null;
+                            /** @enum {string} */
+                            state: "ready" | "cabled" | "taken" | "unmatched";
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1DiscoveryLldpJobsByJobIdCableProposalsByNeighborIdAccept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+                neighbor_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        a: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        };
+                        a_id: number;
+                        /** @enum {string} */
+                        a_kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                        b: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        };
+                        b_id: number;
+                        /** @enum {string} */
+                        b_kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                        colour: string | null;
+                        connection_id: number | null;
+                        created_at: string;
+                        description: string | null;
+                        id: number;
+                        label: string | null;
+                        length: number | null;
+                        length_unit: ("m" | "cm" | "km" | "ft" | "in") | null;
+                        /** @enum {string} */
+                        status: "connected" | "planned" | "decommissioning";
+                        type: string | null;
+                        updated_at: string;
+                        version: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];

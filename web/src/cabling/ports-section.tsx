@@ -267,6 +267,29 @@ function PortTable({ kind, hardwareId }: { kind: EndpointKind; hardwareId: strin
   );
 }
 
+interface Power {
+  draw: { allocated_w: number; maximum_w: number };
+  load: { allocated_w: number; maximum_w: number; outlets_used: number; outlets_total: number };
+}
+
+/** The node's draw and, for a PDU, the load on its outlets (GET /hardware/{id}/power). */
+function PowerSummary({ hardwareId }: { hardwareId: string }) {
+  const t = useT();
+  const power = useLoad(
+    async () => (await ok(anyApi.GET("/api/v1/hardware/{hardware_id}/power", { params: { path: { hardware_id: hardwareId } } }))) as Power,
+    [hardwareId],
+  );
+  if (!power.data) return null;
+  const { draw, load } = power.data;
+  return (
+    <p class="meta" data-testid="power-summary">
+      {t("cabling:power.draw", { allocated: draw.allocated_w, maximum: draw.maximum_w })}
+      {load.outlets_total > 0 &&
+        ` · ${t("cabling:power.load", { allocated: load.allocated_w, maximum: load.maximum_w, used: load.outlets_used, total: load.outlets_total })}`}
+    </p>
+  );
+}
+
 export function PortsSections({ hardwareId }: { hardwareId: string }) {
   const t = useT();
   return (
@@ -274,6 +297,7 @@ export function PortsSections({ hardwareId }: { hardwareId: string }) {
       {PORT_SECTIONS.map((s) => (
         <section key={s.title} class="port-section" aria-label={t(s.title)}>
           <h2>{t(s.title)}</h2>
+          {(s.kinds as readonly EndpointKind[]).includes("power_port") && <PowerSummary hardwareId={hardwareId} />}
           {s.kinds.map((k) => (
             <PortTable key={k} kind={k} hardwareId={hardwareId} />
           ))}

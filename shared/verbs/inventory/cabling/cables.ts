@@ -55,7 +55,7 @@ async function checkEnds(s: VerbScope, a: EndpointRef, b: EndpointRef, exceptId:
   }
 }
 
-const cableDef = defineResource({
+export const cableDef = defineResource({
   label: "Cable",
   entityType: "cable",
   scopeResource: "hardware",
