@@ -61,6 +61,7 @@ import { externalNodeRoutes } from "./routes/inventory/external-nodes.ts";
 import { labelRoutes } from "./routes/inventory/labels.ts";
 import { miscRoutes } from "./routes/inventory/misc.ts";
 import { rackRoutes } from "./routes/inventory/racks.ts";
+import { cablingRoutes } from "./routes/inventory/cabling.ts";
 import { siteRoutes } from "./routes/inventory/sites.ts";
 import { storageRoutes } from "./routes/inventory/storage.ts";
 import { ipamRoutes } from "./routes/inventory/ipam.ts";
@@ -167,6 +168,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   labelRoutes(app);
   siteRoutes(app);
   rackRoutes(app);
+  cablingRoutes(app);
   clusterRoutes(app);
   vlanRoutes(app);
   journalRoutes(app);

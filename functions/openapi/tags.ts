@@ -11,6 +11,8 @@ export const TAGS = [
   "auth",
   "bootstrap",
   "branding",
+  // Ours (docs/adr/0492): ports and cables.
+  "cabling",
   "capabilities",
   "catalog",
   "categories",

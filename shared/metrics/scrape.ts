@@ -6,6 +6,7 @@ import { countsText } from "./counts.ts";
 import { familyHeader } from "./exposition.ts";
 import { MONITOR_FAMILIES } from "./monitor-gauges.ts";
 import { PER_RESOURCE_FAMILIES } from "./per-resource.ts";
+import { POWER_FAMILIES } from "./power-gauges.ts";
 import { RACK_FAMILIES } from "./rack-gauges.ts";
 import { PREFIX_FAMILY } from "./prefix-gauges.ts";
 
@@ -15,8 +16,9 @@ export const SCRAPE_PAGE_SIZE = 5000;
 export async function* scrapeChunks(db: Db, version: string, pageSize = SCRAPE_PAGE_SIZE): AsyncGenerator<string> {
   yield await countsText(db, version);
   // The spec's per-resource families, then ours for the monitors (issue 12: monitor_up, monitor_response_ms)
-  // and the racks and prefixes (issue 33: svc_rack_units, prefix_utilisation_percent).
-  for (const family of [...PER_RESOURCE_FAMILIES, ...MONITOR_FAMILIES, ...RACK_FAMILIES, PREFIX_FAMILY]) {
+  // and the racks, prefixes and power (issue 33: svc_rack_units, prefix_utilisation_percent,
+  // svc_pdu_load_watts, svc_rack_power_watts).
+  for (const family of [...PER_RESOURCE_FAMILIES, ...MONITOR_FAMILIES, ...RACK_FAMILIES, PREFIX_FAMILY, ...POWER_FAMILIES]) {
     yield familyHeader(family);
     yield* family.chunks(db, pageSize);
   }

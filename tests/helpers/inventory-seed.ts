@@ -17,7 +17,21 @@ export async function seedRichInventory(sql: postgres.Sql): Promise<void> {
                           values ('pve-1', 'hypervisor', 'Dell', 64.5, '10.0.0.2', ${env!.id}, ${site!.id}, '{core,edge}', 'line 1
 line "2" ü', ${rack!.id}, 3, 2, 'both') returning id`;
     const [h2] = await tx`insert into hardware (name, role, tags) values ('switch-1', 'switch', '{edge}') returning id`;
-    await tx`insert into hardware_connections (source_hardware_id, target_hardware_id, connection_type, bandwidth_mbps) values (${h1!.id}, ${h2!.id}, 'ethernet', 10000)`;
+    const [conn] =
+      await tx`insert into hardware_connections (source_hardware_id, target_hardware_id, connection_type, bandwidth_mbps) values (${h1!.id}, ${h2!.id}, 'ethernet', 10000) returning id`;
+    // Ports and cables: a lag with a member cabled through a patch panel (the switch's), a PDU outlet feeding a PSU.
+    const [lag] = await tx`insert into interfaces (hardware_id, name, type) values (${h1!.id}, 'bond0', 'lag') returning id`;
+    const [nic] =
+      await tx`insert into interfaces (hardware_id, name, speed_mbps, mac_address, lag_id, vlan_mode, tagged_vlan_ids) values (${h1!.id}, 'eth0', 10000, 'aa:bb:cc:dd:ee:01', ${lag!.id}, 'tagged-all', '{}') returning id`;
+    const [rear] = await tx`insert into rear_ports (hardware_id, name, type, positions) values (${h2!.id}, 'R1', 'mpo', 2) returning id`;
+    const [front] =
+      await tx`insert into front_ports (hardware_id, name, rear_port_id, rear_position) values (${h2!.id}, 'F1', ${rear!.id}, 2) returning id`;
+    const [psu] =
+      await tx`insert into power_ports (hardware_id, name, allocated_w, maximum_w) values (${h1!.id}, 'PSU1', 180, 450) returning id`;
+    const [outlet] = await tx`insert into power_outlets (hardware_id, name) values (${h2!.id}, 'A1') returning id`;
+    await tx`insert into cables (a_kind, a_id, b_kind, b_id, type, label, colour, length, length_unit, connection_id)
+             values ('interface', ${nic!.id}, 'front_port', ${front!.id}, 'cat6', 'C-1', 'blue', 1.5, 'm', ${conn!.id}),
+                    ('power_outlet', ${outlet!.id}, 'power_port', ${psu!.id}, 'power', null, null, null, null, null)`;
     const [cu] =
       await tx`insert into compute_units (name, kind, hardware_id, memory_mb, cpu_cores, environment_id, tags) values ('vm-1', 'vm', ${h1!.id}, 4096, 2.5, ${env!.id}, '{core}') returning id`;
     const [st] =
@@ -66,6 +80,12 @@ export async function tableCounts(sql: postgres.Sql): Promise<Record<string, num
     "tags",
     "hardware",
     "hardware_connections",
+    "interfaces",
+    "rear_ports",
+    "front_ports",
+    "power_ports",
+    "power_outlets",
+    "cables",
     "compute_units",
     "storage",
     "vlans",

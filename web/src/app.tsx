@@ -12,6 +12,7 @@ import { Notice } from "./components/field.tsx";
 import { DiscoveryPage } from "./discovery/discovery-page.tsx";
 import { ProfilesPage } from "./discovery/profiles-page.tsx";
 import { DetailPage } from "./inventory/detail-page.tsx";
+import { TracePage } from "./cabling/trace-page.tsx";
 import { FormPage } from "./inventory/form-page.tsx";
 import { groupOf } from "./inventory/groups.ts";
 import { ListPage } from "./inventory/list-page.tsx";
@@ -189,6 +190,8 @@ function Screen() {
   m = match("/monitors/:id", path) ?? match("/agents/:id", path);
   if (m && path.startsWith("/monitors/")) return <MonitorPage key={m.id} id={m.id!} />;
   if (m) return <AgentPage key={m.id} id={m.id!} />;
+  m = match("/cabling/trace/:kind/:id", path);
+  if (m) return <TracePage key={`${m.kind}-${m.id}`} kind={m.kind!} id={m.id!} />;
   m = match("/inventory/:group", path);
   if (m) {
     const g = groupOf(m.group);

@@ -23,3 +23,4 @@ export * from "./event-rules.ts";
 export * from "./prefixes.ts";
 export * from "./custom-fields.ts";
 export * from "./config-objects.ts";
+export * from "./cabling.ts";

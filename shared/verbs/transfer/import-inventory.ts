@@ -232,8 +232,7 @@ class ImportRun {
           problems.set(i, `${column} ${String(r[column])} names a ${target} row that is neither in the document nor in the database`);
       });
     }
-    if (kind.poly) {
-      const { typeColumn, idColumn, kinds } = kind.poly;
+    for (const { typeColumn, idColumn, kinds } of [kind.poly ?? []].flat()) {
       for (const [type, target] of Object.entries(kinds)) {
         const ids = [...new Set(rows.filter((r) => r[typeColumn] === type).map((r) => r[idColumn] as number))];
         const missing = await missingIds(this.tx, KIND_BY_KEY.get(target)!.name, ids);

@@ -6,6 +6,7 @@ import { getTableColumns, getTableName, is, SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import * as v from "valibot";
 import {
+  cables,
   categories,
   clusterMembers,
   computeUnits,
@@ -15,9 +16,11 @@ import {
   environments,
   externalNodeNetworks,
   externalNodes,
+  frontPorts,
   hardware,
   hardwareClusters,
   hardwareConnections,
+  interfaces,
   ipAddresses,
   journalEntries,
   miscItems,
@@ -27,7 +30,10 @@ import {
   networks,
   rackReservations,
   racks,
+  powerOutlets,
+  powerPorts,
   prefixes,
+  rearPorts,
   serviceDependencies,
   serviceExternalDependencies,
   serviceMisc,
@@ -39,6 +45,14 @@ import {
   vlans,
   vrfs,
 } from "../../db/schema/index.ts";
+import {
+  CableCreate,
+  FrontPortCreate,
+  InterfaceCreate,
+  PowerOutletCreate,
+  PowerPortCreate,
+  RearPortCreate,
+} from "../../schemas/cabling.ts";
 import { ClusterCreate } from "../../schemas/clusters.ts";
 import { ComputeUnitCreate } from "../../schemas/compute-units.ts";
 import { DocCreate } from "../../schemas/docs.ts";
@@ -64,6 +78,15 @@ import { CUSTOM_FIELD_NAME, CUSTOM_FIELD_TYPES } from "../../domain/custom-field
 export const EXPORT_VERSION = 2;
 export const EXPORT_FORMAT = "infra-control-plane/inventory@1";
 
+/** A cable end's kind -> the document key of its table. */
+const CABLE_END_KINDS: Record<string, string> = {
+  interface: "interfaces",
+  front_port: "front_ports",
+  rear_port: "rear_ports",
+  power_port: "power_ports",
+  power_outlet: "power_outlets",
+};
+
 /** A polymorphic reference: `entity_type` names the kind, `entity_id` the row. */
 export interface PolyRef {
   typeColumn: string;
@@ -81,7 +104,7 @@ export interface Kind {
   pk: string[];
   /** Column -> document key of the kind it references. */
   refs: Record<string, string>;
-  poly?: PolyRef;
+  poly?: PolyRef | PolyRef[];
   /** Column sets that must be unique across rows (checked to name the conflicting ids). */
   unique: string[][];
   /** Exported, imported column names, in table order. */
@@ -143,7 +166,7 @@ interface KindSpec {
   table: PgTable;
   pk?: string[];
   refs?: Record<string, string>;
-  poly?: PolyRef;
+  poly?: PolyRef | PolyRef[];
   unique?: string[][];
   create?: unknown;
   /** Rules replacing the create body's or the generic ones. */
@@ -252,6 +275,57 @@ export const KINDS: Kind[] = [
     table: hardwareConnections,
     refs: { source_hardware_id: "hardware", target_hardware_id: "hardware" },
     unique: [["source_hardware_id", "target_hardware_id", "connection_type"]],
+  }),
+  // Ports and cables (docs/ports-and-cables.md). A lag member's lag_id and a front port's rear port are
+  // checked by the database's foreign keys (a lag is in the same list as its members).
+  kind({
+    key: "interfaces",
+    table: interfaces,
+    create: InterfaceCreate,
+    refs: { hardware_id: "hardware" },
+    unique: [["hardware_id", "name"]],
+  }),
+  kind({
+    key: "rear_ports",
+    table: rearPorts,
+    create: RearPortCreate,
+    refs: { hardware_id: "hardware" },
+    unique: [["hardware_id", "name"]],
+  }),
+  kind({
+    key: "front_ports",
+    table: frontPorts,
+    create: FrontPortCreate,
+    refs: { hardware_id: "hardware", rear_port_id: "rear_ports" },
+    unique: [["hardware_id", "name"]],
+  }),
+  kind({
+    key: "power_ports",
+    table: powerPorts,
+    create: PowerPortCreate,
+    refs: { hardware_id: "hardware" },
+    unique: [["hardware_id", "name"]],
+  }),
+  kind({
+    key: "power_outlets",
+    table: powerOutlets,
+    create: PowerOutletCreate,
+    refs: { hardware_id: "hardware" },
+    unique: [["hardware_id", "name"]],
+  }),
+  kind({
+    key: "cables",
+    table: cables,
+    create: CableCreate,
+    refs: { connection_id: "hardware_connections" },
+    poly: [
+      { typeColumn: "a_kind", idColumn: "a_id", kinds: CABLE_END_KINDS },
+      { typeColumn: "b_kind", idColumn: "b_id", kinds: CABLE_END_KINDS },
+    ],
+    unique: [
+      ["a_kind", "a_id"],
+      ["b_kind", "b_id"],
+    ],
   }),
   kind({
     key: "compute_units",
@@ -392,6 +466,12 @@ export const EXPORT_ORDER = [
   "vrfs",
   "prefixes",
   "custom_fields",
+  "interfaces",
+  "rear_ports",
+  "front_ports",
+  "power_ports",
+  "power_outlets",
+  "cables",
   "journal_entries",
 ] as const;
 

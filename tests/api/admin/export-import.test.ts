@@ -83,8 +83,20 @@ describe("GET /admin/export", () => {
       "rack_reservations",
       "vrfs",
       "prefixes",
+      "rear_ports",
+      "front_ports",
+      "power_ports",
+      "power_outlets",
     ])
       expect(doc[extra]).toHaveLength(1);
+    expect(doc.interfaces.map((i: Doc) => [i.name, i.type])).toEqual([
+      ["bond0", "lag"],
+      ["eth0", "copper"],
+    ]);
+    expect(doc.cables.map((c: Doc) => [c.a_kind, c.b_kind, c.label])).toEqual([
+      ["interface", "front_port", "C-1"],
+      ["power_outlet", "power_port", null],
+    ]);
     expect(doc.vrfs[0]).toMatchObject({ name: "customer-a", rd: "65000:1", enforce_unique: true, tags: ["tenant"] });
     expect(doc.prefixes[0]).toMatchObject({ prefix: "10.0.0.0/16", vrf_id: doc.vrfs[0].id, status: "container", is_pool: false });
     expect(doc.hardware.map((h: Doc) => h.name)).toEqual(["pve-1", "switch-1"]);

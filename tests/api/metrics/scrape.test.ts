@@ -70,6 +70,8 @@ describe("families", () => {
       "monitor_response_ms",
       "svc_rack_units",
       "prefix_utilisation_percent",
+      "svc_pdu_load_watts",
+      "svc_rack_power_watts",
     ]);
     for (const name of ALL) {
       const lines = text.split("\n");

@@ -259,7 +259,7 @@ export interface paths {
         };
         /**
          * Export the inventory and its relations as one versioned JSON document (streamed)
-         * @description {version: 2, format: "infra-control-plane/inventory@1", exported_at, hardware, compute_units, services, storage, networks, misc_items, docs, tags, entity_tags, entity_docs, service_dependencies, service_storage, service_misc, hardware_networks, compute_networks, hardware_clusters, hardware_cluster_members, external_nodes, external_node_networks, service_external_nodes, sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers, racks, rack_reservations, vrfs, prefixes, custom_fields, journal_entries}: every key an array of rows ordered by key, read from one consistent snapshot and written while it is read. The reference's keys come first, then ours (sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers). No users, secrets, sessions, settings, monitors or audit. An error after the first byte aborts the response (a truncated document never parses).
+         * @description {version: 2, format: "infra-control-plane/inventory@1", exported_at, hardware, compute_units, services, storage, networks, misc_items, docs, tags, entity_tags, entity_docs, service_dependencies, service_storage, service_misc, hardware_networks, compute_networks, hardware_clusters, hardware_cluster_members, external_nodes, external_node_networks, service_external_nodes, sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers, racks, rack_reservations, vrfs, prefixes, custom_fields, interfaces, rear_ports, front_ports, power_ports, power_outlets, cables, journal_entries}: every key an array of rows ordered by key, read from one consistent snapshot and written while it is read. The reference's keys come first, then ours (sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers). No users, secrets, sessions, settings, monitors or audit. An error after the first byte aborts the response (a truncated document never parses).
          *
          *     Needs scope `admin:*`.
          */
@@ -2664,6 +2664,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/cables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List cables
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         *
+         *     Needs scope `read:hardware`.
+         */
+        get: operations["getApiV1Cables"];
+        put?: never;
+        /**
+         * Create a cable
+         * @description Ends are {a,b}_kind (interface, front_port, rear_port, power_port, power_outlet) and {a,b}_id. One cable per endpoint: 409 naming the cable that holds it. Data ends join data ends; a power outlet joins a power port; anything else is a 422.
+         *
+         *     Needs scope `write:hardware`.
+         */
+        post: operations["postApiV1Cables"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/cables/{cable_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a cable
+         * @description Needs scope `read:hardware`.
+         */
+        get: operations["getApiV1CablesByCableId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a cable
+         * @description A connection between the two nodes that loses its last cable goes with it.
+         *
+         *     Needs scope `delete:hardware`.
+         */
+        delete: operations["deleteApiV1CablesByCableId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change some fields of a cable (only the given fields; If-Match honoured)
+         * @description Ends are {a,b}_kind (interface, front_port, rear_port, power_port, power_outlet) and {a,b}_id. One cable per endpoint: 409 naming the cable that holds it. Data ends join data ends; a power outlet joins a power port; anything else is a 422.
+         *
+         *     Needs scope `write:hardware`.
+         */
+        patch: operations["patchApiV1CablesByCableId"];
+        trace?: never;
+    };
     "/api/v1/capabilities": {
         parameters: {
             query?: never;
@@ -3845,6 +3905,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/discovery/lldp-jobs/{job_id}/cable-proposals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An LLDP job's neighbours proposed as cables between interfaces
+         * @description The local port names an interface of the reporting node, the remote port one of the neighbour's node (matched by discovery, else by an interface with the chassis MAC). state: ready, cabled, taken or unmatched (reason says why).
+         *
+         *     Needs scope `read:discovery`.
+         */
+        get: operations["getApiV1DiscoveryLldpJobsByJobIdCableProposals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/discovery/lldp-jobs/{job_id}/cable-proposals/{neighbor_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a proposal: create the cable between the two interfaces
+         * @description Only a ready proposal is accepted; any other state is a 409 saying why.
+         *
+         *     Needs scope `write:hardware`.
+         */
+        post: operations["postApiV1DiscoveryLldpJobsByJobIdCableProposalsByNeighborIdAccept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/discovery/lldp-jobs/{job_id}/results": {
         parameters: {
             query?: never;
@@ -5000,6 +5104,88 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/front-ports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List front ports
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         *
+         *     Needs scope `read:hardware`.
+         */
+        get: operations["getApiV1FrontPorts"];
+        put?: never;
+        /**
+         * Create a front port
+         * @description Maps to rear_port_id (a rear port of the same node) at rear_position; one front port per position (409).
+         *
+         *     Needs scope `write:hardware`.
+         */
+        post: operations["postApiV1FrontPorts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/front-ports/{front_port_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a front port
+         * @description Needs scope `read:hardware`.
+         */
+        get: operations["getApiV1FrontPortsByFrontPortId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a front port
+         * @description The cable on the port goes with it (audited); a connection left without cables goes too.
+         *
+         *     Needs scope `delete:hardware`.
+         */
+        delete: operations["deleteApiV1FrontPortsByFrontPortId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change some fields of a front port (only the given fields; If-Match honoured)
+         * @description Maps to rear_port_id (a rear port of the same node) at rear_position; one front port per position (409).
+         *
+         *     Needs scope `write:hardware`.
+         */
+        patch: operations["patchApiV1FrontPortsByFrontPortId"];
+        trace?: never;
+    };
+    "/api/v1/front-ports/{front_port_id}/trace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Trace the cable path from a front port to the far end
+         * @description Follows the cable on the port; through a patch panel from a front port to its rear port and from a rear port to the front port of the position the path came in by, until an interface, a power port or outlet, or a port with nothing patched (ended: endpoint, no_cable, open; loop or too_long on bad data, at most 64 segments).
+         *
+         *     Needs scope `read:hardware`.
+         */
+        get: operations["getApiV1FrontPortsByFrontPortIdTrace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/graph/edges/{edge_id}": {
         parameters: {
             query?: never;
@@ -5440,6 +5626,28 @@ export interface paths {
          * @description Needs scope `read:hardware`.
          */
         get: operations["getApiV1HardwareByHardwareIdNetworkMemberships"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/hardware/{hardware_id}/power": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A node's power: its draw, its outlets and what they feed, the load on them
+         * @description draw sums the node's power ports (allocated and maximum watts); load sums the power ports its outlets feed through cables.
+         *
+         *     Needs scope `read:hardware`.
+         */
+        get: operations["getApiV1HardwareByHardwareIdPower"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6321,6 +6529,88 @@ export interface paths {
          * @description Needs scope `read:hardware`.
          */
         get: operations["getApiV1IntelResourceEfficiency"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/interfaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List interfaces
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         *
+         *     Needs scope `read:hardware`.
+         */
+        get: operations["getApiV1Interfaces"];
+        put?: never;
+        /**
+         * Create a interface
+         * @description name is unique per node (409 naming the interface). lag_id: a lag-type interface of the same node. vlan_mode access takes untagged_vlan_id only, tagged takes both, tagged-all no list; VLANs are VLAN record ids.
+         *
+         *     Needs scope `write:hardware`.
+         */
+        post: operations["postApiV1Interfaces"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/interfaces/{interface_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a interface
+         * @description Needs scope `read:hardware`.
+         */
+        get: operations["getApiV1InterfacesByInterfaceId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a interface
+         * @description The cable on the port goes with it (audited); a connection left without cables goes too. Members of a deleted lag leave it.
+         *
+         *     Needs scope `delete:hardware`.
+         */
+        delete: operations["deleteApiV1InterfacesByInterfaceId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change some fields of a interface (only the given fields; If-Match honoured)
+         * @description name is unique per node (409 naming the interface). lag_id: a lag-type interface of the same node. vlan_mode access takes untagged_vlan_id only, tagged takes both, tagged-all no list; VLANs are VLAN record ids.
+         *
+         *     Needs scope `write:hardware`.
+         */
+        patch: operations["patchApiV1InterfacesByInterfaceId"];
+        trace?: never;
+    };
+    "/api/v1/interfaces/{interface_id}/trace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Trace the cable path from a interface to the far end
+         * @description Follows the cable on the port; through a patch panel from a front port to its rear port and from a rear port to the front port of the position the path came in by, until an interface, a power port or outlet, or a port with nothing patched (ended: endpoint, no_cable, open; loop or too_long on bad data, at most 64 segments).
+         *
+         *     Needs scope `read:hardware`.
+         */
+        get: operations["getApiV1InterfacesByInterfaceIdTrace"];
         put?: never;
         post?: never;
         delete?: never;
@@ -8282,6 +8572,166 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/power-outlets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List power outlets
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         *
+         *     Needs scope `read:hardware`.
+         */
+        get: operations["getApiV1PowerOutlets"];
+        put?: never;
+        /**
+         * Create a power outlet
+         * @description Needs scope `write:hardware`.
+         */
+        post: operations["postApiV1PowerOutlets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/power-outlets/{power_outlet_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a power outlet
+         * @description Needs scope `read:hardware`.
+         */
+        get: operations["getApiV1PowerOutletsByPowerOutletId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a power outlet
+         * @description The cable on the port goes with it (audited); a connection left without cables goes too.
+         *
+         *     Needs scope `delete:hardware`.
+         */
+        delete: operations["deleteApiV1PowerOutletsByPowerOutletId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change some fields of a power outlet (only the given fields; If-Match honoured)
+         * @description Needs scope `write:hardware`.
+         */
+        patch: operations["patchApiV1PowerOutletsByPowerOutletId"];
+        trace?: never;
+    };
+    "/api/v1/power-outlets/{power_outlet_id}/trace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Trace the cable path from a power outlet to the far end
+         * @description Follows the cable on the port; through a patch panel from a front port to its rear port and from a rear port to the front port of the position the path came in by, until an interface, a power port or outlet, or a port with nothing patched (ended: endpoint, no_cable, open; loop or too_long on bad data, at most 64 segments).
+         *
+         *     Needs scope `read:hardware`.
+         */
+        get: operations["getApiV1PowerOutletsByPowerOutletIdTrace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/power-ports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List power ports
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         *
+         *     Needs scope `read:hardware`.
+         */
+        get: operations["getApiV1PowerPorts"];
+        put?: never;
+        /**
+         * Create a power port
+         * @description allocated_w (typical draw) is at most maximum_w.
+         *
+         *     Needs scope `write:hardware`.
+         */
+        post: operations["postApiV1PowerPorts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/power-ports/{power_port_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a power port
+         * @description Needs scope `read:hardware`.
+         */
+        get: operations["getApiV1PowerPortsByPowerPortId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a power port
+         * @description The cable on the port goes with it (audited); a connection left without cables goes too.
+         *
+         *     Needs scope `delete:hardware`.
+         */
+        delete: operations["deleteApiV1PowerPortsByPowerPortId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change some fields of a power port (only the given fields; If-Match honoured)
+         * @description allocated_w (typical draw) is at most maximum_w.
+         *
+         *     Needs scope `write:hardware`.
+         */
+        patch: operations["patchApiV1PowerPortsByPowerPortId"];
+        trace?: never;
+    };
+    "/api/v1/power-ports/{power_port_id}/trace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Trace the cable path from a power port to the far end
+         * @description Follows the cable on the port; through a patch panel from a front port to its rear port and from a rear port to the front port of the position the path came in by, until an interface, a power port or outlet, or a port with nothing patched (ended: endpoint, no_cable, open; loop or too_long on bad data, at most 64 segments).
+         *
+         *     Needs scope `read:hardware`.
+         */
+        get: operations["getApiV1PowerPortsByPowerPortIdTrace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/prefixes": {
         parameters: {
             query?: never;
@@ -8654,6 +9104,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/racks/{rack_id}/power": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A rack's power load: what the nodes mounted in it draw
+         * @description Needs scope `read:racks`.
+         */
+        get: operations["getApiV1RacksByRackIdPower"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/racks/{rack_id}/reservations": {
         parameters: {
             query?: never;
@@ -8827,6 +9297,88 @@ export interface paths {
         };
         /** Readiness: 200 when ready and every dependency answers, else 503 */
         get: operations["getApiV1Readyz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rear-ports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List rear ports
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         *
+         *     Needs scope `read:hardware`.
+         */
+        get: operations["getApiV1RearPorts"];
+        put?: never;
+        /**
+         * Create a rear port
+         * @description A patch panel's back: positions is how many front ports it carries (1 to 1024).
+         *
+         *     Needs scope `write:hardware`.
+         */
+        post: operations["postApiV1RearPorts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rear-ports/{rear_port_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a rear port
+         * @description Needs scope `read:hardware`.
+         */
+        get: operations["getApiV1RearPortsByRearPortId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a rear port
+         * @description Refused (409 naming them) while front ports map to it. The cable on the port goes with it (audited); a connection left without cables goes too.
+         *
+         *     Needs scope `delete:hardware`.
+         */
+        delete: operations["deleteApiV1RearPortsByRearPortId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change some fields of a rear port (only the given fields; If-Match honoured)
+         * @description A patch panel's back: positions is how many front ports it carries (1 to 1024).
+         *
+         *     Needs scope `write:hardware`.
+         */
+        patch: operations["patchApiV1RearPortsByRearPortId"];
+        trace?: never;
+    };
+    "/api/v1/rear-ports/{rear_port_id}/trace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Trace the cable path from a rear port to the far end
+         * @description Follows the cable on the port; through a patch panel from a front port to its rear port and from a rear port to the front port of the position the path came in by, until an interface, a power port or outlet, or a port with nothing patched (ended: endpoint, no_cable, open; loop or too_long on bad data, at most 64 segments).
+         *
+         *     Needs scope `read:hardware`.
+         */
+        get: operations["getApiV1RearPortsByRearPortIdTrace"];
         put?: never;
         post?: never;
         delete?: never;
@@ -11821,6 +12373,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        cables: {
+                            [key: string]: unknown;
+                        }[];
                         categories: {
                             [key: string]: unknown;
                         }[];
@@ -11854,6 +12409,9 @@ export interface operations {
                         }[];
                         /** @constant */
                         format: "infra-control-plane/inventory@1";
+                        front_ports: {
+                            [key: string]: unknown;
+                        }[];
                         hardware: {
                             [key: string]: unknown;
                         }[];
@@ -11867,6 +12425,9 @@ export interface operations {
                             [key: string]: unknown;
                         }[];
                         hardware_networks: {
+                            [key: string]: unknown;
+                        }[];
+                        interfaces: {
                             [key: string]: unknown;
                         }[];
                         ip_addresses: {
@@ -11884,6 +12445,12 @@ export interface operations {
                         networks: {
                             [key: string]: unknown;
                         }[];
+                        power_outlets: {
+                            [key: string]: unknown;
+                        }[];
+                        power_ports: {
+                            [key: string]: unknown;
+                        }[];
                         prefixes: {
                             [key: string]: unknown;
                         }[];
@@ -11891,6 +12458,9 @@ export interface operations {
                             [key: string]: unknown;
                         }[];
                         racks: {
+                            [key: string]: unknown;
+                        }[];
+                        rear_ports: {
                             [key: string]: unknown;
                         }[];
                         service_dependencies: {
@@ -18149,6 +18719,351 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getApiV1Cables: {
+        parameters: {
+            query?: {
+                connection_id?: string;
+                direction?: "asc" | "desc";
+                hardware_id?: string;
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
+                limit?: string;
+                offset?: string;
+                q?: string;
+                sort?: "id" | "label" | "created_at" | "updated_at";
+                status?: "connected" | "planned" | "decommissioning";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        direction: "asc" | "desc";
+                        items: {
+                            a: {
+                                hardware_id: number;
+                                hardware_name: string;
+                                id: number;
+                                /** @enum {string} */
+                                kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                                name: string;
+                            };
+                            a_id: number;
+                            /** @enum {string} */
+                            a_kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            b: {
+                                hardware_id: number;
+                                hardware_name: string;
+                                id: number;
+                                /** @enum {string} */
+                                kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                                name: string;
+                            };
+                            b_id: number;
+                            /** @enum {string} */
+                            b_kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            colour: string | null;
+                            connection_id: number | null;
+                            created_at: string;
+                            description: string | null;
+                            id: number;
+                            label: string | null;
+                            length: number | null;
+                            length_unit: ("m" | "cm" | "km" | "ft" | "in") | null;
+                            /** @enum {string} */
+                            status: "connected" | "planned" | "decommissioning";
+                            type: string | null;
+                            updated_at: string;
+                            version: number;
+                        }[];
+                        limit: number;
+                        offset: number;
+                        sort: string;
+                        total: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1Cables: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    a_id: number;
+                    /** @enum {string} */
+                    a_kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                    b_id: number;
+                    /** @enum {string} */
+                    b_kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                    colour?: string | null;
+                    description?: string | null;
+                    label?: string | null;
+                    length?: number | null;
+                    length_unit?: ("m" | "cm" | "km" | "ft" | "in") | null;
+                    /**
+                     * @default connected
+                     * @enum {string}
+                     */
+                    status?: "connected" | "planned" | "decommissioning";
+                    type?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        a: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        };
+                        a_id: number;
+                        /** @enum {string} */
+                        a_kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                        b: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        };
+                        b_id: number;
+                        /** @enum {string} */
+                        b_kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                        colour: string | null;
+                        connection_id: number | null;
+                        created_at: string;
+                        description: string | null;
+                        id: number;
+                        label: string | null;
+                        length: number | null;
+                        length_unit: ("m" | "cm" | "km" | "ft" | "in") | null;
+                        /** @enum {string} */
+                        status: "connected" | "planned" | "decommissioning";
+                        type: string | null;
+                        updated_at: string;
+                        version: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1CablesByCableId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cable_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        a: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        };
+                        a_id: number;
+                        /** @enum {string} */
+                        a_kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                        b: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        };
+                        b_id: number;
+                        /** @enum {string} */
+                        b_kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                        colour: string | null;
+                        connection_id: number | null;
+                        created_at: string;
+                        description: string | null;
+                        id: number;
+                        label: string | null;
+                        length: number | null;
+                        length_unit: ("m" | "cm" | "km" | "ft" | "in") | null;
+                        /** @enum {string} */
+                        status: "connected" | "planned" | "decommissioning";
+                        type: string | null;
+                        updated_at: string;
+                        version: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteApiV1CablesByCableId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cable_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchApiV1CablesByCableId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cable_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    a_id?: number;
+                    /** @enum {string} */
+                    a_kind?: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                    b_id?: number;
+                    /** @enum {string} */
+                    b_kind?: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                    colour?: string | null;
+                    description?: string | null;
+                    label?: string | null;
+                    length?: number | null;
+                    length_unit?: ("m" | "cm" | "km" | "ft" | "in") | null;
+                    /** @enum {string} */
+                    status?: "connected" | "planned" | "decommissioning";
+                    type?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        a: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        };
+                        a_id: number;
+                        /** @enum {string} */
+                        a_kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                        b: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        };
+                        b_id: number;
+                        /** @enum {string} */
+                        b_kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                        colour: string | null;
+                        connection_id: number | null;
+                        created_at: string;
+                        description: string | null;
+                        id: number;
+                        label: string | null;
+                        length: number | null;
+                        length_unit: ("m" | "cm" | "km" | "ft" | "in") | null;
+                        /** @enum {string} */
+                        status: "connected" | "planned" | "decommissioning";
+                        type: string | null;
+                        updated_at: string;
+                        version: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getApiV1Capabilities: {
         parameters: {
             query?: never;
@@ -21615,6 +22530,125 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getApiV1DiscoveryLldpJobsByJobIdCableProposals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job_id: number;
+                        proposals: {
+                            cable_id: number | null;
+                            local: {
+                                hardware_id: number;
+                                hardware_name: string;
+                                id: number;
+                                name: string;
+                            } | null;
+                            local_port_desc: string | null;
+                            neighbor_id: number;
+                            reason: string | null;
+                            remote: {
+                                hardware_id: number;
+                                hardware_name: string;
+                                id: number;
+                                name: string;
+                            } | null;
+                            remote_port_desc: string | null;
+                            remote_sys_name: string | null;
+                            /** @enum {string} */
+                            state: "ready" | "cabled" | "taken" | "unmatched";
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1DiscoveryLldpJobsByJobIdCableProposalsByNeighborIdAccept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+                neighbor_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        a: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        };
+                        a_id: number;
+                        /** @enum {string} */
+                        a_kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                        b: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        };
+                        b_id: number;
+                        /** @enum {string} */
+                        b_kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                        colour: string | null;
+                        connection_id: number | null;
+                        created_at: string;
+                        description: string | null;
+                        id: number;
+                        label: string | null;
+                        length: number | null;
+                        length_unit: ("m" | "cm" | "km" | "ft" | "in") | null;
+                        /** @enum {string} */
+                        status: "connected" | "planned" | "decommissioning";
+                        type: string | null;
+                        updated_at: string;
+                        version: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getApiV1DiscoveryLldpJobsByJobIdResults: {
         parameters: {
             query?: never;
@@ -24876,6 +25910,342 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getApiV1FrontPorts: {
+        parameters: {
+            query?: {
+                direction?: "asc" | "desc";
+                hardware_id?: string;
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
+                limit?: string;
+                offset?: string;
+                q?: string;
+                rear_port_id?: string;
+                sort?: "name" | "created_at" | "updated_at";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        direction: "asc" | "desc";
+                        items: {
+                            cable_id: number | null;
+                            connected_to: {
+                                hardware_id: number;
+                                hardware_name: string;
+                                id: number;
+                                /** @enum {string} */
+                                kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                                name: string;
+                            } | null;
+                            created_at: string;
+                            description: string | null;
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            name: string;
+                            rear_port_id: number;
+                            rear_port_name: string;
+                            rear_position: number;
+                            type: string;
+                            updated_at: string;
+                            version: number;
+                        }[];
+                        limit: number;
+                        offset: number;
+                        sort: string;
+                        total: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1FrontPorts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    hardware_id: number;
+                    name: string;
+                    rear_port_id: number;
+                    /** @default 1 */
+                    rear_position?: number;
+                    type?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cable_id: number | null;
+                        connected_to: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        hardware_id: number;
+                        hardware_name: string;
+                        id: number;
+                        name: string;
+                        rear_port_id: number;
+                        rear_port_name: string;
+                        rear_position: number;
+                        type: string;
+                        updated_at: string;
+                        version: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1FrontPortsByFrontPortId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                front_port_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cable_id: number | null;
+                        connected_to: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        hardware_id: number;
+                        hardware_name: string;
+                        id: number;
+                        name: string;
+                        rear_port_id: number;
+                        rear_port_name: string;
+                        rear_position: number;
+                        type: string;
+                        updated_at: string;
+                        version: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteApiV1FrontPortsByFrontPortId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                front_port_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchApiV1FrontPortsByFrontPortId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                front_port_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    name?: string;
+                    rear_port_id?: number;
+                    rear_position?: number;
+                    type?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cable_id: number | null;
+                        connected_to: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        hardware_id: number;
+                        hardware_name: string;
+                        id: number;
+                        name: string;
+                        rear_port_id: number;
+                        rear_port_name: string;
+                        rear_position: number;
+                        type: string;
+                        updated_at: string;
+                        version: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1FrontPortsByFrontPortIdTrace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                front_port_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        ended: "endpoint" | "no_cable" | "open" | "loop" | "too_long";
+                        segments: {
+                            cable: {
+                                colour: string | null;
+                                id: number;
+                                label: string | null;
+                                length: number | null;
+                                length_unit: ("m" | "cm" | "km" | "ft" | "in") | null;
+                                /** @enum {string} */
+                                status: "connected" | "planned" | "decommissioning";
+                                type: string | null;
+                            };
+                            far: {
+                                hardware_id: number;
+                                hardware_name: string;
+                                id: number;
+                                /** @enum {string} */
+                                kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                                name: string;
+                            };
+                            near: {
+                                hardware_id: number;
+                                hardware_name: string;
+                                id: number;
+                                /** @enum {string} */
+                                kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                                name: string;
+                            };
+                        }[];
+                        start: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     deleteApiV1GraphEdgesByEdgeId: {
         parameters: {
             query?: never;
@@ -26375,6 +27745,66 @@ export interface operations {
                         network_id: number;
                         vlan_id: number | null;
                     }[];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1HardwareByHardwareIdPower: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hardware_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        draw: {
+                            allocated_w: number;
+                            maximum_w: number;
+                        };
+                        hardware_id: number;
+                        load: {
+                            allocated_w: number;
+                            maximum_w: number;
+                            outlets_total: number;
+                            outlets_used: number;
+                        };
+                        outlets: {
+                            allocated_w: number | null;
+                            feeds: {
+                                hardware_id: number;
+                                hardware_name: string;
+                                id: number;
+                                /** @enum {string} */
+                                kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                                name: string;
+                            } | null;
+                            id: number;
+                            maximum_w: number | null;
+                            name: string;
+                        }[];
+                        power_ports: {
+                            allocated_w: number | null;
+                            id: number;
+                            maximum_w: number | null;
+                            name: string;
+                        }[];
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -28749,6 +30179,383 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1Interfaces: {
+        parameters: {
+            query?: {
+                direction?: "asc" | "desc";
+                enabled?: "true" | "false";
+                hardware_id?: string;
+                lag_id?: string;
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
+                limit?: string;
+                offset?: string;
+                q?: string;
+                sort?: "name" | "created_at" | "updated_at";
+                type?: "copper" | "fibre" | "wireless" | "virtual" | "lag";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        direction: "asc" | "desc";
+                        items: {
+                            cable_id: number | null;
+                            connected_to: {
+                                hardware_id: number;
+                                hardware_name: string;
+                                id: number;
+                                /** @enum {string} */
+                                kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                                name: string;
+                            } | null;
+                            created_at: string;
+                            description: string | null;
+                            enabled: boolean;
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            lag_id: number | null;
+                            lag_name: string | null;
+                            mac_address: string | null;
+                            name: string;
+                            speed_mbps: number | null;
+                            tagged_vlan_ids: number[];
+                            /** @enum {string} */
+                            type: "copper" | "fibre" | "wireless" | "virtual" | "lag";
+                            untagged_vlan_id: number | null;
+                            updated_at: string;
+                            version: number;
+                            vlan_mode: ("access" | "tagged" | "tagged-all") | null;
+                        }[];
+                        limit: number;
+                        offset: number;
+                        sort: string;
+                        total: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1Interfaces: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    /** @default true */
+                    enabled?: boolean;
+                    hardware_id: number;
+                    lag_id?: number | null;
+                    mac_address?: string | null;
+                    name: string;
+                    speed_mbps?: number | null;
+                    tagged_vlan_ids?: number[];
+                    /**
+                     * @default copper
+                     * @enum {string}
+                     */
+                    type?: "copper" | "fibre" | "wireless" | "virtual" | "lag";
+                    untagged_vlan_id?: number | null;
+                    vlan_mode?: ("access" | "tagged" | "tagged-all") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cable_id: number | null;
+                        connected_to: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        enabled: boolean;
+                        hardware_id: number;
+                        hardware_name: string;
+                        id: number;
+                        lag_id: number | null;
+                        lag_name: string | null;
+                        mac_address: string | null;
+                        name: string;
+                        speed_mbps: number | null;
+                        tagged_vlan_ids: number[];
+                        /** @enum {string} */
+                        type: "copper" | "fibre" | "wireless" | "virtual" | "lag";
+                        untagged_vlan_id: number | null;
+                        updated_at: string;
+                        version: number;
+                        vlan_mode: ("access" | "tagged" | "tagged-all") | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1InterfacesByInterfaceId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                interface_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cable_id: number | null;
+                        connected_to: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        enabled: boolean;
+                        hardware_id: number;
+                        hardware_name: string;
+                        id: number;
+                        lag_id: number | null;
+                        lag_name: string | null;
+                        mac_address: string | null;
+                        name: string;
+                        speed_mbps: number | null;
+                        tagged_vlan_ids: number[];
+                        /** @enum {string} */
+                        type: "copper" | "fibre" | "wireless" | "virtual" | "lag";
+                        untagged_vlan_id: number | null;
+                        updated_at: string;
+                        version: number;
+                        vlan_mode: ("access" | "tagged" | "tagged-all") | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteApiV1InterfacesByInterfaceId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                interface_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchApiV1InterfacesByInterfaceId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                interface_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    enabled?: boolean;
+                    lag_id?: number | null;
+                    mac_address?: string | null;
+                    name?: string;
+                    speed_mbps?: number | null;
+                    tagged_vlan_ids?: number[];
+                    /** @enum {string} */
+                    type?: "copper" | "fibre" | "wireless" | "virtual" | "lag";
+                    untagged_vlan_id?: number | null;
+                    vlan_mode?: ("access" | "tagged" | "tagged-all") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cable_id: number | null;
+                        connected_to: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        enabled: boolean;
+                        hardware_id: number;
+                        hardware_name: string;
+                        id: number;
+                        lag_id: number | null;
+                        lag_name: string | null;
+                        mac_address: string | null;
+                        name: string;
+                        speed_mbps: number | null;
+                        tagged_vlan_ids: number[];
+                        /** @enum {string} */
+                        type: "copper" | "fibre" | "wireless" | "virtual" | "lag";
+                        untagged_vlan_id: number | null;
+                        updated_at: string;
+                        version: number;
+                        vlan_mode: ("access" | "tagged" | "tagged-all") | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1InterfacesByInterfaceIdTrace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                interface_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        ended: "endpoint" | "no_cable" | "open" | "loop" | "too_long";
+                        segments: {
+                            cable: {
+                                colour: string | null;
+                                id: number;
+                                label: string | null;
+                                length: number | null;
+                                length_unit: ("m" | "cm" | "km" | "ft" | "in") | null;
+                                /** @enum {string} */
+                                status: "connected" | "planned" | "decommissioning";
+                                type: string | null;
+                            };
+                            far: {
+                                hardware_id: number;
+                                hardware_name: string;
+                                id: number;
+                                /** @enum {string} */
+                                kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                                name: string;
+                            };
+                            near: {
+                                hardware_id: number;
+                                hardware_name: string;
+                                id: number;
+                                /** @enum {string} */
+                                kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                                name: string;
+                            };
+                        }[];
+                        start: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
@@ -34743,6 +36550,642 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getApiV1PowerOutlets: {
+        parameters: {
+            query?: {
+                direction?: "asc" | "desc";
+                hardware_id?: string;
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
+                limit?: string;
+                offset?: string;
+                q?: string;
+                sort?: "name" | "created_at" | "updated_at";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        direction: "asc" | "desc";
+                        items: {
+                            cable_id: number | null;
+                            connected_to: {
+                                hardware_id: number;
+                                hardware_name: string;
+                                id: number;
+                                /** @enum {string} */
+                                kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                                name: string;
+                            } | null;
+                            created_at: string;
+                            description: string | null;
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            name: string;
+                            updated_at: string;
+                            version: number;
+                        }[];
+                        limit: number;
+                        offset: number;
+                        sort: string;
+                        total: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1PowerOutlets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    hardware_id: number;
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cable_id: number | null;
+                        connected_to: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        hardware_id: number;
+                        hardware_name: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        version: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1PowerOutletsByPowerOutletId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                power_outlet_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cable_id: number | null;
+                        connected_to: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        hardware_id: number;
+                        hardware_name: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        version: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteApiV1PowerOutletsByPowerOutletId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                power_outlet_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchApiV1PowerOutletsByPowerOutletId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                power_outlet_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cable_id: number | null;
+                        connected_to: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        hardware_id: number;
+                        hardware_name: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        version: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1PowerOutletsByPowerOutletIdTrace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                power_outlet_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        ended: "endpoint" | "no_cable" | "open" | "loop" | "too_long";
+                        segments: {
+                            cable: {
+                                colour: string | null;
+                                id: number;
+                                label: string | null;
+                                length: number | null;
+                                length_unit: ("m" | "cm" | "km" | "ft" | "in") | null;
+                                /** @enum {string} */
+                                status: "connected" | "planned" | "decommissioning";
+                                type: string | null;
+                            };
+                            far: {
+                                hardware_id: number;
+                                hardware_name: string;
+                                id: number;
+                                /** @enum {string} */
+                                kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                                name: string;
+                            };
+                            near: {
+                                hardware_id: number;
+                                hardware_name: string;
+                                id: number;
+                                /** @enum {string} */
+                                kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                                name: string;
+                            };
+                        }[];
+                        start: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1PowerPorts: {
+        parameters: {
+            query?: {
+                direction?: "asc" | "desc";
+                hardware_id?: string;
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
+                limit?: string;
+                offset?: string;
+                q?: string;
+                sort?: "name" | "created_at" | "updated_at";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        direction: "asc" | "desc";
+                        items: {
+                            allocated_w: number | null;
+                            cable_id: number | null;
+                            connected_to: {
+                                hardware_id: number;
+                                hardware_name: string;
+                                id: number;
+                                /** @enum {string} */
+                                kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                                name: string;
+                            } | null;
+                            created_at: string;
+                            description: string | null;
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            maximum_w: number | null;
+                            name: string;
+                            updated_at: string;
+                            version: number;
+                        }[];
+                        limit: number;
+                        offset: number;
+                        sort: string;
+                        total: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1PowerPorts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    allocated_w?: number | null;
+                    description?: string | null;
+                    hardware_id: number;
+                    maximum_w?: number | null;
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        allocated_w: number | null;
+                        cable_id: number | null;
+                        connected_to: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        hardware_id: number;
+                        hardware_name: string;
+                        id: number;
+                        maximum_w: number | null;
+                        name: string;
+                        updated_at: string;
+                        version: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1PowerPortsByPowerPortId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                power_port_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        allocated_w: number | null;
+                        cable_id: number | null;
+                        connected_to: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        hardware_id: number;
+                        hardware_name: string;
+                        id: number;
+                        maximum_w: number | null;
+                        name: string;
+                        updated_at: string;
+                        version: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteApiV1PowerPortsByPowerPortId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                power_port_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchApiV1PowerPortsByPowerPortId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                power_port_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    allocated_w?: number | null;
+                    description?: string | null;
+                    maximum_w?: number | null;
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        allocated_w: number | null;
+                        cable_id: number | null;
+                        connected_to: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        hardware_id: number;
+                        hardware_name: string;
+                        id: number;
+                        maximum_w: number | null;
+                        name: string;
+                        updated_at: string;
+                        version: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1PowerPortsByPowerPortIdTrace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                power_port_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        ended: "endpoint" | "no_cable" | "open" | "loop" | "too_long";
+                        segments: {
+                            cable: {
+                                colour: string | null;
+                                id: number;
+                                label: string | null;
+                                length: number | null;
+                                length_unit: ("m" | "cm" | "km" | "ft" | "in") | null;
+                                /** @enum {string} */
+                                status: "connected" | "planned" | "decommissioning";
+                                type: string | null;
+                            };
+                            far: {
+                                hardware_id: number;
+                                hardware_name: string;
+                                id: number;
+                                /** @enum {string} */
+                                kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                                name: string;
+                            };
+                            near: {
+                                hardware_id: number;
+                                hardware_name: string;
+                                id: number;
+                                /** @enum {string} */
+                                kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                                name: string;
+                            };
+                        }[];
+                        start: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getApiV1Prefixes: {
         parameters: {
             query?: {
@@ -35970,6 +38413,44 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getApiV1RacksByRackIdPower: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rack_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        allocated_w: number;
+                        maximum_w: number;
+                        nodes: {
+                            allocated_w: number;
+                            id: number;
+                            maximum_w: number;
+                            name: string;
+                        }[];
+                        rack_id: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getApiV1RacksByRackIdReservations: {
         parameters: {
             query?: never;
@@ -36433,6 +38914,331 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1RearPorts: {
+        parameters: {
+            query?: {
+                direction?: "asc" | "desc";
+                hardware_id?: string;
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
+                limit?: string;
+                offset?: string;
+                q?: string;
+                sort?: "name" | "created_at" | "updated_at";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        direction: "asc" | "desc";
+                        items: {
+                            cable_id: number | null;
+                            connected_to: {
+                                hardware_id: number;
+                                hardware_name: string;
+                                id: number;
+                                /** @enum {string} */
+                                kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                                name: string;
+                            } | null;
+                            created_at: string;
+                            description: string | null;
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            name: string;
+                            positions: number;
+                            type: string;
+                            updated_at: string;
+                            version: number;
+                        }[];
+                        limit: number;
+                        offset: number;
+                        sort: string;
+                        total: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1RearPorts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    hardware_id: number;
+                    name: string;
+                    /** @default 1 */
+                    positions?: number;
+                    type?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cable_id: number | null;
+                        connected_to: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        hardware_id: number;
+                        hardware_name: string;
+                        id: number;
+                        name: string;
+                        positions: number;
+                        type: string;
+                        updated_at: string;
+                        version: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1RearPortsByRearPortId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rear_port_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cable_id: number | null;
+                        connected_to: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        hardware_id: number;
+                        hardware_name: string;
+                        id: number;
+                        name: string;
+                        positions: number;
+                        type: string;
+                        updated_at: string;
+                        version: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteApiV1RearPortsByRearPortId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rear_port_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchApiV1RearPortsByRearPortId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rear_port_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    name?: string;
+                    positions?: number;
+                    type?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cable_id: number | null;
+                        connected_to: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        hardware_id: number;
+                        hardware_name: string;
+                        id: number;
+                        name: string;
+                        positions: number;
+                        type: string;
+                        updated_at: string;
+                        version: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1RearPortsByRearPortIdTrace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rear_port_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        ended: "endpoint" | "no_cable" | "open" | "loop" | "too_long";
+                        segments: {
+                            cable: {
+                                colour: string | null;
+                                id: number;
+                                label: string | null;
+                                length: number | null;
+                                length_unit: ("m" | "cm" | "km" | "ft" | "in") | null;
+                                /** @enum {string} */
+                                status: "connected" | "planned" | "decommissioning";
+                                type: string | null;
+                            };
+                            far: {
+                                hardware_id: number;
+                                hardware_name: string;
+                                id: number;
+                                /** @enum {string} */
+                                kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                                name: string;
+                            };
+                            near: {
+                                hardware_id: number;
+                                hardware_name: string;
+                                id: number;
+                                /** @enum {string} */
+                                kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                                name: string;
+                            };
+                        }[];
+                        start: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
     getApiV1SdAnsible: {

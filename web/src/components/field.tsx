@@ -61,3 +61,27 @@ export function Notice({ kind, children }: { kind: "error" | "info" | "success";
     </p>
   );
 }
+
+/** A labelled select of [value, text] options. */
+export function SelectInput(props: {
+  id: string;
+  label: string;
+  value: string;
+  options: readonly (readonly [string, string])[];
+  error?: string | undefined;
+  onValue(v: string): void;
+}) {
+  return (
+    <Field id={props.id} label={props.label} error={props.error}>
+      {(a11y) => (
+        <select {...a11y} value={props.value} onChange={(e) => props.onValue((e.currentTarget as HTMLSelectElement).value)}>
+          {props.options.map(([value, text]) => (
+            <option key={value} value={value}>
+              {text}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}

@@ -25,6 +25,7 @@ import { cell, titleOf } from "./list-page.tsx";
 import { RefLink, useNames } from "./names.tsx";
 import { RelationList } from "./relation-list.tsx";
 import { TelemetryConfigSection } from "./telemetry-config.tsx";
+import { PortsSections } from "../cabling/ports-section.tsx";
 import type { Group, GroupKey } from "./types.ts";
 import { CustomFieldValues, useCustomFields } from "./custom-fields.tsx";
 
@@ -159,6 +160,7 @@ export function DetailPage({ group, id, tab = "" }: { group: Group; id: string; 
           <div class="relations" key={moves}>
             <GroupRecordMonitors group={group.key} id={id} />
             {group.key === "hardware" && <TelemetryConfigSection id={id} />}
+            {group.key === "hardware" && <PortsSections hardwareId={id} />}
             {group.relations.map((r) => (
               <RelationList key={r.label} relation={r} id={id} />
             ))}

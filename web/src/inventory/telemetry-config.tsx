@@ -7,7 +7,7 @@ import { anyApi, ok } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
 import { useSession } from "../auth/session.tsx";
 import { useSubmit } from "../auth/use-submit.ts";
-import { Field, Notice, TextInput } from "../components/field.tsx";
+import { Notice, SelectInput, TextInput } from "../components/field.tsx";
 import { RelativeTime } from "../components/time.tsx";
 import { useT } from "../i18n/use-t.ts";
 import { emptySecret, SecretInput, type SecretDraft, secretPatch } from "../settings/secret-input.tsx";
@@ -92,19 +92,7 @@ function Choice(props: {
   error?: string | undefined;
   onValue(v: string): void;
 }) {
-  return (
-    <Field id={props.id} label={props.label} error={props.error}>
-      {(a11y) => (
-        <select {...a11y} value={props.value} onChange={(e) => props.onValue((e.currentTarget as HTMLSelectElement).value)}>
-          {props.options.map((o) => (
-            <option key={o} value={o}>
-              {o}
-            </option>
-          ))}
-        </select>
-      )}
-    </Field>
-  );
+  return <SelectInput {...props} options={props.options.map((o) => [o, o] as const)} />;
 }
 
 export function TelemetryConfigSection({ id }: { id: string }) {

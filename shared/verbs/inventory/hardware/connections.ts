@@ -1,7 +1,9 @@
-// Hardware-to-hardware connections (a blast-radius edge), and the read-only views of a node's
-// cluster and network memberships.
+// Hardware-to-hardware connections (a blast-radius edge, kept with the cables: a new one gets a cable
+// between two new interfaces, deleting one deletes its cables; ADR 0493), and the read-only views of a
+// node's cluster and network memberships.
 import { and, eq, or } from "drizzle-orm";
 import {
+  cables,
   clusterMembers,
   hardware,
   hardwareClusters,
@@ -13,6 +15,7 @@ import type { Db } from "../../../db/database.ts";
 import { ApiError } from "../../../errors.ts";
 import { iso } from "../../resources/present.ts";
 import { requireRow } from "../../resources/row-checks.ts";
+import { cableForConnection, insertConnection } from "../cabling/connection-link.ts";
 import { defineRead, defineVerb } from "../../verb.ts";
 
 const requireHardware = (db: Db, id: number, field?: string) => requireRow(db, hardware, hardware.id, id, "Hardware node", field);
@@ -57,37 +60,29 @@ export const addConnection = defineVerb(
       throw ApiError.conflict(
         `Hardware node ${hardwareId} already has a ${type} connection to ${input.target_hardware_id} (connection ${dup.id}).`,
       );
-    const [row] = await s.tx
-      .insert(hardwareConnections)
-      .values({
-        source_hardware_id: hardwareId,
-        target_hardware_id: input.target_hardware_id,
-        connection_type: type,
-        bandwidth_mbps: input.bandwidth_mbps ?? null,
-        notes: input.notes ?? null,
-      })
-      .returning();
-    s.audit({
-      action: "hardware.connection.create",
-      category: "inventory",
-      entity_type: "hardware_connection",
-      entity_id: row!.id,
-      diff: { after: row },
+    const row = await insertConnection(s, {
+      source_hardware_id: hardwareId,
+      target_hardware_id: input.target_hardware_id,
+      connection_type: type,
+      bandwidth_mbps: input.bandwidth_mbps ?? null,
+      notes: input.notes ?? null,
     });
-    s.emit("topology", { entity: "hardware_connection", action: "create", id: row!.id });
-    return presentConnection(row!);
+    await cableForConnection(s, row);
+    return presentConnection(row);
   },
 );
 
 export const removeConnection = defineVerb({ scope: "write:hardware" }, async (s, { connectionId }: { connectionId: number }) => {
+  const held = await s.tx.delete(cables).where(eq(cables.connection_id, connectionId)).returning({ id: cables.id });
   const [row] = await s.tx.delete(hardwareConnections).where(eq(hardwareConnections.id, connectionId)).returning();
   if (!row) throw ApiError.notFound("Hardware connection", connectionId);
+  for (const c of held) s.emit("inventory", { entity: "cable", action: "delete", id: c.id });
   s.audit({
     action: "hardware.connection.delete",
     category: "inventory",
     entity_type: "hardware_connection",
     entity_id: connectionId,
-    diff: { before: row },
+    diff: { before: row, cables_removed: held.map((c) => c.id) },
   });
   s.emit("topology", { entity: "hardware_connection", action: "delete", id: connectionId });
 });

@@ -1,5 +1,5 @@
 // Hardware nodes. Deleting one that still hosts compute units, services or storage answers 409 listing
-// them; its connections, cluster and network memberships go with it (they are links, not things).
+// them; its connections, cluster and network memberships, ports and cables go with it (they are links, not things).
 import { eq } from "drizzle-orm";
 import type * as v from "valibot";
 import { computeUnits, environments, hardware, racks, services, storage } from "../../../db/schema/index.ts";
@@ -10,6 +10,8 @@ import { iso, namesById } from "../../resources/present.ts";
 import { defineResource } from "../../resources/resource-def.ts";
 import { resourceVerbs } from "../../resources/resource-verbs.ts";
 import { placementChecked, placementValues } from "../racks/placement.ts";
+import { removeCablesOn } from "../cabling/endpoints.ts";
+import { portsOfNode } from "../cabling/ports.ts";
 
 type Row = typeof hardware.$inferSelect;
 
@@ -63,6 +65,8 @@ const hardwareDef = defineResource({
       ...sts.map((r) => ({ type: "storage", ...r })),
     ];
     if (dependents.length > 0) throw dependentsConflict("Hardware node", id, dependents);
+    // Its ports go with it (foreign keys); the cables on them are taken first, each audited.
+    await removeCablesOn(s, await portsOfNode(s.tx, id), `hardware node ${id} deleted`);
   },
   async present(db, rows) {
     const [envs, rackNames] = await Promise.all([
