@@ -1,7 +1,8 @@
 // A hardware node's Interfaces, Ports (patch-panel rear and front ports) and Power (power ports and
 // outlets) sections (docs/ports-and-cables.md): each kind listed with what its cable reaches, added,
 // edited (If-Match) and deleted here, a free port connected by the cable form, a cabled one traced or
-// disconnected. Who may not write sees the lists only.
+// disconnected. Who may not write sees the lists only. Beside the Interfaces, the node's LLDP
+// neighbours proposed as cables (lldp-section.tsx).
 import { useState } from "preact/hooks";
 import { anyApi, ok } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
@@ -13,6 +14,7 @@ import { Link } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
 import type { EndpointKind } from "../../../shared/domain/cabling/endpoints.ts";
 import { CableForm } from "./cable-form.tsx";
+import { LldpSection } from "./lldp-section.tsx";
 import { bodyOf, draftOf, PORT_KINDS, PORT_SECTIONS, type PortField, type PortKindSpec } from "./port-kinds.ts";
 
 type Row = Record<string, unknown> & { id: number; name: string; version: number; cable_id: number | null };
@@ -137,13 +139,13 @@ function PortForm({ spec, hardwareId, row, onDone }: { spec: PortKindSpec; hardw
   );
 }
 
-function PortTable({ kind, hardwareId }: { kind: EndpointKind; hardwareId: string }) {
+function PortTable({ kind, hardwareId, changed }: { kind: EndpointKind; hardwareId: string; changed: number }) {
   const t = useT();
   const session = useSession();
   const canWrite = session.can("write:hardware");
   const canDelete = session.can("delete:hardware");
   const spec = PORT_KINDS[kind];
-  const rows = useLoad(() => listOf(spec.path, hardwareId), [kind, hardwareId]);
+  const rows = useLoad(() => listOf(spec.path, hardwareId), [kind, hardwareId, changed]);
   const [editing, setEditing] = useState<Row | "new" | undefined>();
   const [cabling, setCabling] = useState<Row | undefined>();
   const submit = useSubmit();
@@ -292,6 +294,8 @@ function PowerSummary({ hardwareId }: { hardwareId: string }) {
 
 export function PortsSections({ hardwareId }: { hardwareId: string }) {
   const t = useT();
+  // A cable made from an LLDP proposal: the port lists are read again.
+  const [changed, setChanged] = useState(0);
   return (
     <>
       {PORT_SECTIONS.map((s) => (
@@ -299,8 +303,11 @@ export function PortsSections({ hardwareId }: { hardwareId: string }) {
           <h2>{t(s.title)}</h2>
           {(s.kinds as readonly EndpointKind[]).includes("power_port") && <PowerSummary hardwareId={hardwareId} />}
           {s.kinds.map((k) => (
-            <PortTable key={k} kind={k} hardwareId={hardwareId} />
+            <PortTable key={k} kind={k} hardwareId={hardwareId} changed={changed} />
           ))}
+          {(s.kinds as readonly EndpointKind[]).includes("interface") && (
+            <LldpSection hardwareId={hardwareId} onCabled={() => setChanged((n) => n + 1)} />
+          )}
         </section>
       ))}
     </>
