@@ -80,7 +80,10 @@ describe.skipIf(!hasChromium)("LLDP cable proposals in a real browser", () => {
 
     const cables = (await api("GET", `/cables?hardware_id=${core}`)).items as { id: number; a: { id: number }; b: { id: number } }[];
     expect(cables.some((c) => [c.a.id, c.b.id].includes(distGi01))).toBe(true);
-    const after = (await api("GET", `/discovery/lldp-jobs/${job}/cable-proposals`)).proposals as { local_port_desc: string; state: string }[];
+    const after = (await api("GET", `/discovery/lldp-jobs/${job}/cable-proposals`)).proposals as {
+      local_port_desc: string;
+      state: string;
+    }[];
     expect(after.map((p) => [p.local_port_desc, p.state])).toEqual([
       ["Gi1/0/1", "cabled"],
       ["Gi1/0/2", "taken"],

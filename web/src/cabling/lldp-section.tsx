@@ -30,6 +30,7 @@ export function LldpSection({ hardwareId, onCabled }: { hardwareId: string; onCa
   const t = useT();
   const session = useSession();
   const loc = useLocation();
+  const canRead = session.can("read:discovery");
   const canStart = session.can("write:discovery");
   const canAccept = session.can("write:hardware");
   const asked = Number(loc.query.get("lldp_job"));
@@ -41,6 +42,7 @@ export function LldpSection({ hardwareId, onCabled }: { hardwareId: string; onCa
     async () =>
       jobId === undefined ? undefined : ok(api.GET("/api/v1/discovery/jobs/{job_id}", { params: { path: { job_id: String(jobId) } } })),
     [jobId],
+    { wait: !canRead },
   );
   const status = job.data?.status;
   const proposals = useLoad(
@@ -49,6 +51,7 @@ export function LldpSection({ hardwareId, onCabled }: { hardwareId: string; onCa
         ? undefined
         : ok(api.GET("/api/v1/discovery/lldp-jobs/{job_id}/cable-proposals", { params: { path: { job_id: String(jobId) } } })),
     [jobId, status],
+    { wait: !canRead },
   );
   // Follow an open job until it ends; its status changing reads the proposals again.
   useEffect(() => {
@@ -57,7 +60,7 @@ export function LldpSection({ hardwareId, onCabled }: { hardwareId: string; onCa
     return () => clearInterval(timer);
   }, [status]);
 
-  if (!session.can("read:discovery")) return null;
+  if (!canRead) return null;
   const show = (id: number) => {
     const q = new URLSearchParams(loc.query);
     q.set("lldp_job", String(id));
@@ -126,9 +129,7 @@ export function LldpSection({ hardwareId, onCabled }: { hardwareId: string; onCa
       )}
       {proposals.error !== undefined && <Notice kind="error">{messageOf(proposals.error)}</Notice>}
       <Notice kind="error">{accept.error}</Notice>
-      {proposals.data && items.length === 0 && (
-        <p class="empty">{status && OPEN.has(status) ? t("lldp:waiting") : t("lldp:none")}</p>
-      )}
+      {proposals.data && items.length === 0 && <p class="empty">{status && OPEN.has(status) ? t("lldp:waiting") : t("lldp:none")}</p>}
       {items.length > 0 && (
         <table aria-label={t("lldp:proposals")}>
           <thead>
