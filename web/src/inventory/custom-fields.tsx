@@ -1,7 +1,9 @@
 // The custom fields of an inventory kind in the console (docs/custom-fields.md): the definitions an
-// administrator made (GET /custom-fields?kind=), drawn in the kind's form by type, shown on its detail
-// page, and offered as list columns and filters (cf_<name>). Labels are the administrator's own words,
-// shown as written.
+// administrator made (GET /custom-fields), drawn in the kind's form by type, shown on its detail page, and
+// offered as list columns and filters (cf_<name>). Labels are the administrator's own words, shown as
+// written. Every inventory screen needs them, so they are read once for all kinds and kept a minute (a
+// read per screen met the route's rate limit in a working session: tests/e2e/web/console-session.test.ts);
+// the Settings screen forgets them when it changes one.
 import { anyApi, ok } from "../api/client.ts";
 import { Field } from "../components/field.tsx";
 import { RefPicker } from "../components/ref-picker.tsx";
@@ -24,13 +26,43 @@ export interface CustomFieldDef {
   version: number;
 }
 
+/** How long the definitions read once are used before they are read again. */
+const FRESH_MS = 60_000;
+/** The largest number of definitions read (pages of 100): far above what an operator defines. */
+const MAX_DEFINITIONS = 1_000;
+let cached: { at: number; defs: Promise<CustomFieldDef[]> } | undefined;
+
+/** Every definition, in form order: read once, shared by every screen for a minute. */
+function allDefinitions(): Promise<CustomFieldDef[]> {
+  if (cached && Date.now() - cached.at < FRESH_MS) return cached.defs;
+  const defs = (async () => {
+    const out: CustomFieldDef[] = [];
+    for (let offset = 0; offset < MAX_DEFINITIONS; offset += 100) {
+      const query = { limit: "100", offset: String(offset), sort: "weight" };
+      const page = (await ok(anyApi.GET("/api/v1/custom-fields", { params: { query } }))) as { items: CustomFieldDef[]; total: number };
+      out.push(...page.items);
+      if (out.length >= page.total || page.items.length === 0) break;
+    }
+    return out;
+  })();
+  cached = { at: Date.now(), defs };
+  // A failed read is not kept: the next screen asks again.
+  defs.catch(() => {
+    if (cached?.defs === defs) cached = undefined;
+  });
+  return defs;
+}
+
+/** After a definition is created, changed or deleted: the next screen reads them afresh. */
+export function forgetCustomFields(): void {
+  cached = undefined;
+}
+
 /** The definitions applying to a kind (every kind's when none is named), in form order. */
 export function useCustomFields(kind?: string) {
   return useLoad(async () => {
-    const query: Record<string, string> = { limit: "100", sort: "weight" };
-    if (kind) query.kind = kind;
-    const page = (await ok(anyApi.GET("/api/v1/custom-fields", { params: { query } }))) as { items: CustomFieldDef[] };
-    return page.items;
+    const defs = await allDefinitions();
+    return kind ? defs.filter((d) => d.kinds.includes(kind)) : defs;
   }, [kind ?? ""]);
 }
 

@@ -10,7 +10,7 @@ import { useSubmit } from "../auth/use-submit.ts";
 import { Field, Notice } from "../components/field.tsx";
 import { i18nKey } from "../i18n/i18n.ts";
 import { useT } from "../i18n/use-t.ts";
-import type { CustomFieldDef } from "../inventory/custom-fields.tsx";
+import { type CustomFieldDef, forgetCustomFields } from "../inventory/custom-fields.tsx";
 import { GROUP_TITLES } from "../shell/group-titles.ts";
 import { GROUPS } from "../inventory/groups.ts";
 import type { Group } from "../inventory/types.ts";
@@ -143,6 +143,7 @@ function DefinitionForm({ editing, onDone }: { editing: CustomFieldDef | undefin
             headers: { "If-Match": `"${editing.version}"` },
           }),
         );
+      forgetCustomFields();
       onDone();
     });
   };
@@ -260,6 +261,7 @@ export function CustomFieldsSection() {
     try {
       const headers = { "x-svc-confirmation": "delete-custom-field", "idempotency-key": crypto.randomUUID(), "If-Match": `"${d.version}"` };
       await ok(anyApi.DELETE("/api/v1/custom-fields/{custom_field_id}", { params: { path: { custom_field_id: String(d.id) } }, headers }));
+      forgetCustomFields();
       list.reload();
     } catch (e) {
       setError(messageOf(e));
