@@ -37,11 +37,11 @@ describe.skipIf(!hasChromium)("a node's SNMPv3 polling in a real browser", () =>
     await seen(page.getByRole("heading", { name: "SNMP polling" }));
     await page.getByLabel("Host", { exact: true }).fill(TARGET_HOST);
     await page.getByLabel("Port", { exact: true }).fill(String(port));
-    await seen(page.getByLabel("Community"));
+    await seen(page.getByLabel("Community", { exact: true }));
     expect(await page.getByLabel("SNMPv3 user name").count()).toBe(0);
     await page.getByLabel("SNMP version").selectOption("v3");
     await seen(page.getByLabel("SNMPv3 user name"));
-    expect(await page.getByLabel("Community").count()).toBe(0);
+    expect(await page.getByLabel("Community", { exact: true }).count()).toBe(0);
     expect(await page.getByLabel("Auth key", { exact: true }).count()).toBe(0);
     await page.getByLabel("SNMPv3 user name").fill("poller");
     await page.getByLabel("Security level").selectOption("authPriv");
