@@ -2,7 +2,12 @@
 // table, id and naming column, its label for messages and the scope resource its read and write scopes
 // are built from. What refers to "any inventory object" by (type, id) reads them here: the names
 // lookup (docs/adr/0468) and the journal (docs/adr/0485).
+import { eq } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import type { Db } from "../../db/database.ts";
+import { ApiError } from "../../errors.ts";
+import { requireScope } from "../verb.ts";
+import type { VerbContext } from "../verb-context.ts";
 import {
   categories,
   computeUnits,
@@ -57,3 +62,15 @@ export const OBJECT_TYPES = Object.keys(OBJECT_KINDS) as ObjectType[];
 
 export const readScopeOf = (type: ObjectType) => `read:${OBJECT_KINDS[type].scope}`;
 export const writeScopeOf = (type: ObjectType) => `write:${OBJECT_KINDS[type].scope}`;
+
+/** 401/403 unless the caller may read (or write) objects of this kind. */
+export function requireKindScope(ctx: VerbContext, type: ObjectType, access: "read" | "write"): void {
+  requireScope(ctx, access === "read" ? readScopeOf(type) : writeScopeOf(type));
+}
+
+/** 404 naming the object when it is not there. */
+export async function requireObject(db: Db, type: ObjectType, id: number): Promise<void> {
+  const { table, id: idColumn, label } = OBJECT_KINDS[type];
+  const [row] = await db.select({ id: idColumn }).from(table).where(eq(idColumn, id)).limit(1);
+  if (!row) throw ApiError.notFound(label, id);
+}

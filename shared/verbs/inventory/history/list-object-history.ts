@@ -8,7 +8,7 @@ import { auditPage } from "../../audit/list-entries.ts";
 import { namesById } from "../../resources/present.ts";
 import type { ListPage } from "../../resources/list.ts";
 import { defineRead } from "../../verb.ts";
-import { requireKindScope, requireObject } from "../journal/entry-kind.ts";
+import { requireKindScope, requireObject } from "../object-kinds.ts";
 
 type Query = v.InferOutput<typeof ObjectHistoryQuery>;
 type Entry = v.InferOutput<typeof ObjectHistoryEntry>;

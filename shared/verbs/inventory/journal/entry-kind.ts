@@ -1,8 +1,3 @@
-// What the journal verbs share (docs/adr/0485-object-journal.md): the entries' row kind for the
-// engine's row steps (If-Match, diff, audit, events), the read shape, and who may read and write an
-// object's journal: its kind's read scope to read, its write scope to write, and for a change to an
-// existing entry being its author or an administrator.
-import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/database.ts";
 import { journalEntries, users } from "../../../db/schema/index.ts";
 import { renderSafeMarkdown } from "../../../domain/markdown.ts";
@@ -10,9 +5,10 @@ import { ApiError } from "../../../errors.ts";
 import { actorCan } from "../../actor.ts";
 import { iso, namesById } from "../../resources/present.ts";
 import type { RowKind } from "../../resources/update-row.ts";
-import { requireScope } from "../../verb.ts";
 import type { VerbContext } from "../../verb-context.ts";
-import { OBJECT_KINDS, type ObjectType, readScopeOf, writeScopeOf } from "../object-kinds.ts";
+import { type ObjectType, requireKindScope } from "../object-kinds.ts";
+
+export { requireKindScope, requireObject } from "../object-kinds.ts";
 
 export type JournalRow = typeof journalEntries.$inferSelect;
 
@@ -27,18 +23,6 @@ export const JOURNAL_ENTRY: RowKind<typeof journalEntries> = {
 /** Any signed-in caller: the kind, and so the scope, is known only once the entry is read. */
 export function signedIn(ctx: VerbContext): void {
   if (!ctx.actor) throw ApiError.unauthorized("Authentication required.");
-}
-
-/** 401/403 unless the caller may read (or write) objects of this kind. */
-export function requireKindScope(ctx: VerbContext, type: ObjectType, access: "read" | "write"): void {
-  requireScope(ctx, access === "read" ? readScopeOf(type) : writeScopeOf(type));
-}
-
-/** 404 naming the object when it is not there. */
-export async function requireObject(db: Db, type: ObjectType, id: number): Promise<void> {
-  const { table, id: idColumn, label } = OBJECT_KINDS[type];
-  const [row] = await db.select({ id: idColumn }).from(table).where(eq(idColumn, id)).limit(1);
-  if (!row) throw ApiError.notFound(label, id);
 }
 
 /** A change to an entry: the object's write scope, and the entry's author or an administrator. */
