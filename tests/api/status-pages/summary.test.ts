@@ -32,7 +32,9 @@ beforeAll(async () => {
   await a.t.sql`update monitors set status = 'down', last_msg = 'connect refused shop.internal.lan' where id = ${shopMonitor}`;
   await a.t.sql`update monitors set status = 'up' where id = ${quietMonitor}`;
   const now = Date.now();
-  const minute = new Date(Math.floor(now / 60_000) * 60_000 - 30 * 60_000);
+  // The current minute, never an earlier one: shortly after midnight UTC an earlier minute falls on
+  // yesterday's bar, which the test expects empty.
+  const minute = new Date(Math.floor(now / 60_000) * 60_000);
   await a.t.sql`insert into monitor_uptime_minutes (monitor_id, minute, up, total) values (${shopMonitor}, ${minute}, 3, 4)`;
   const fiveDaysAgo = new Date(now - 5 * 86_400_000).toISOString().slice(0, 10);
   await a.t.sql`insert into monitor_uptime_daily (monitor_id, day, up, total, minutes) values (${shopMonitor}, ${fiveDaysAgo}, 1, 2, 2)`;
