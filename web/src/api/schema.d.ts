@@ -3317,7 +3317,7 @@ export interface paths {
         put?: never;
         /**
          * Apply a lab file's objects in one transaction (or answer the diff with dry_run)
-         * @description Each entry {kind, key, fields} is found by its key: the owner's recorded objects first, else the one object of its kind with that name (adopted), else it is created. Fields are laid over the stored object; references (`site: <key>`) and links (`depends_on: [<key>]`) name other entries by key. The rows that differ are written by the inventory import (its validation, reference, uniqueness and constraint checks): any refusal is a 422 naming the entry and nothing is changed. A second apply of the same objects changes nothing.
+         * @description Each entry {kind, key, fields} is found by its key: the owner's recorded objects first, else the one object of its kind with that name (adopted), else it is created. Fields are laid over the stored object; references (`site: <key>`) and links (`depends_on: [<key>]`) name other entries by key. The inventory rows that differ are written by the inventory import (its validation, reference, uniqueness and constraint checks); monitors, notification_sinks, alert_routes and status_pages through their own create, patch and delete verbs (the same checks, secrets sealed in the vault and never answered: a diff masks them) in the same transaction. Any refusal is a 422 naming the entry and nothing is changed. A second apply of the same objects changes nothing.
          *
          *     prune=true also deletes the owner's recorded objects the request no longer names (never an object the owner did not create or adopt). 200 with every entry's action (create, update with the changed fields, delete, unchanged).
          *
