@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateSpecs } from "hono-openapi";
 import { afterAll, describe, expect, it } from "vitest";
+import { formatChanges } from "../../cli/apply.ts";
 import { deriveKinds, findKind, itemUrl } from "../../cli/kinds.ts";
 import { LabFileError, type LabSchema, readLab } from "../../cli/lab-file.ts";
 import { fitWidths } from "../../cli/output.ts";
@@ -162,5 +163,33 @@ describe("lab files", () => {
       target: "services/wiki",
       config: { headers: { Authorization: "Bearer t" } },
     });
+  });
+
+  it("prints an object field's change member by member, a changed secret only as such", () => {
+    const text = formatChanges([
+      {
+        kind: "monitors",
+        key: "web",
+        id: 3,
+        action: "update",
+        fields: {
+          interval_secs: { from: 60, to: 120 },
+          config: {
+            from: { url: "http://a/", password: "********", headers: { Accept: "x" } },
+            to: { url: "http://b/", password: "********", headers: { Accept: "y" } },
+          },
+        },
+      },
+      {
+        kind: "notification_sinks",
+        key: "mail",
+        id: 4,
+        action: "update",
+        fields: { provider_config: { from: { p: "********" }, to: { p: "******** (new)" } } },
+      },
+    ]);
+    expect(text).toBe(
+      "~ monitors/web\n    interval_secs: 60 → 120\n    config.url: http://a/ → http://b/\n    config.headers.Accept: x → y\n~ notification_sinks/mail\n    provider_config.p: ******** → ******** (new)\n",
+    );
   });
 });

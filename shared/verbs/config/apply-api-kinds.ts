@@ -45,6 +45,7 @@ export function checkApiEntry(
       );
 }
 
+const valueAt = (value: unknown, path: string[]) => path.slice(1).reduce<unknown>((v, k) => (v as Row | undefined)?.[k], value);
 const sameValue = (a: unknown, b: unknown) => canonicalJson(withoutNullMembers(a)) === canonicalJson(withoutNullMembers(b));
 function withoutNullMembers(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNullMembers);
@@ -129,7 +130,11 @@ export async function applyApiKinds(
         const was = kind.comparable ? kind.comparable(field, before[field], value) : before[field];
         if (sameValue(was, value)) continue;
         changed[field] = value;
-        fieldChanges[field] = { from: masked(kind, field, before[field]), to: masked(kind, field, value) };
+        // A secret that differs is told apart from one that does not, never shown.
+        const to = mapSecrets(kind, field, value, (path) =>
+          sameValue(valueAt(before[field], path), valueAt(value, path)) ? MASKED : `${MASKED} (new)`,
+        );
+        fieldChanges[field] = { from: masked(kind, field, before[field]), to };
       }
       if (Object.keys(changed).length === 0) {
         changes.push({ kind: kind.key, key: o.key, id, action: "unchanged" });

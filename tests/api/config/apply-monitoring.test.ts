@@ -97,7 +97,7 @@ describe("configuration as code: monitoring kinds", () => {
     const byKey = new Map(d.changes.map((c: Obj) => [`${c.kind}/${c.key}`, c]));
     expect(byKey.get("notification_sinks/ops-mail")).toMatchObject({
       action: "update",
-      fields: { provider_config: { from: { smtp_password: "********" }, to: { smtp_password: "********" } } },
+      fields: { provider_config: { from: { smtp_password: "********" }, to: { smtp_password: "******** (new)" } } },
     });
     expect(byKey.get("monitors/wiki-http")).toMatchObject({ action: "update", fields: { interval_secs: { from: 60, to: 120 } } });
     expect(d.counts).toEqual({ create: 0, update: 2, delete: 0, unchanged: 6 });
