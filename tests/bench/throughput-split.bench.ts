@@ -6,7 +6,6 @@
 // COUNT in parallel, c.json). wrk -t2 -c16 for BENCH_WRK_S seconds (default 8), product and bare app
 // alternating twice, medians; then -t1 -c1. Targets: throughput >= 0.85 of the bare app's, p50 at one
 // connection <= bare + 0.15 ms. Beside each, the CPU a request costs the server and PostgreSQL.
-import { fileURLToPath } from "node:url";
 import { TEST_VAULT_KEY } from "../helpers/env.ts";
 import { BENCH_POOL_MAX, type BenchContext, type BenchRow, createBenchDatabase, round, startServer } from "./harness.ts";
 import { metered } from "./proc-cpu.ts";
@@ -14,8 +13,8 @@ import { wrk, WRK_MISSING, type WrkResult, wrkInstalled } from "./wrk.ts";
 
 const SECONDS = Number(process.env.BENCH_WRK_S ?? "8");
 const SERVICES = 2_000;
-const PAGE = "/api/v1/services?limit=100&offset=0&sort=name&direction=asc";
-const ONE_PAGE = fileURLToPath(new URL("./wrk-one-page.lua", import.meta.url));
+// wrk-clients.lua appends &offset=0 (one page) and a new X-Forwarded-For per request.
+const PAGE = "/api/v1/services?limit=100&sort=name&direction=asc";
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
 interface Run {
@@ -85,7 +84,7 @@ export async function run(_ctx: BenchContext): Promise<BenchRow[]> {
     };
     const load = async (side: keyof typeof sides, threads: number, connections: number, seconds: number): Promise<Run> => {
       const { result, cost } = await metered(db.sql, sides[side].pid, () =>
-        wrk({ url: sides[side].url, headers, threads, connections, seconds, script: ONE_PAGE }),
+        wrk({ url: sides[side].url, headers, threads, connections, seconds, pages: 1 }),
       );
       return { load: result, cpuMs: cost ? { server: cost.serverMs, database: cost.databaseMs } : undefined };
     };
