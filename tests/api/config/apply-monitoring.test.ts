@@ -134,6 +134,18 @@ describe("configuration as code: monitoring kinds", () => {
     expect(text).toContain("sink names notification_sinks/no-sink");
   });
 
+  it("lists which lab file owns an object, for administrators only", async () => {
+    const ping = (await (await a.req("GET", "monitors?q=nas%20ping", a.admin)).json()).items[0];
+    const owned = await a.req("GET", `config/objects?kind=monitors&object_id=${ping.id}`, a.admin);
+    expect(owned.status).toBe(200);
+    expect((await owned.json()).items).toEqual([
+      expect.objectContaining({ owner: "home", kind: "monitors", key: "nas-ping", object_id: ping.id }),
+    ]);
+    expect((await (await a.req("GET", "config/objects?owner=home&sort=key", a.admin)).json()).total).toBe(8);
+    expect((await a.req("GET", "config/objects", a.viewer)).status).toBe(403);
+    expect((await a.req("GET", "config/objects?object_id=x", a.admin)).status).toBe(422);
+  });
+
   it("exports secrets as placeholders and prunes only the owner's monitoring objects", async () => {
     const exported = await (await a.req("GET", "config/export?owner=home", a.admin)).json();
     const text = JSON.stringify(exported);

@@ -3321,7 +3321,7 @@ export interface paths {
          *
          *     prune=true also deletes the owner's recorded objects the request no longer names (never an object the owner did not create or adopt). 200 with every entry's action (create, update with the changed fields, delete, unchanged).
          *
-         *     dry_run=true: the same path in a savepoint that is always rolled back; applied false.
+         *     dry_run=true: nothing is written: the inventory rows are checked by the import's dry run, the monitoring objects against the API's create and patch rules; applied false.
          *
          *     Needs scope `admin:*`.
          */
@@ -3346,6 +3346,28 @@ export interface paths {
          *     Needs scope `admin:*`.
          */
         get: operations["getApiV1ConfigExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/config/objects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which lab file (owner) made or adopted each object, under which key
+         * @description The ownership rows apply records: filter by kind (a lab file kind: hardware, services, monitors, ...), owner and object_id. An object listed here is overwritten by the next apply of its owner's file and deleted by one with prune that no longer names it.
+         *
+         *     Needs scope `admin:*`.
+         */
+        get: operations["getApiV1ConfigObjects"];
         put?: never;
         post?: never;
         delete?: never;
@@ -20774,6 +20796,55 @@ export interface operations {
                 content: {
                     "application/json": {
                         [key: string]: unknown;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1ConfigObjects: {
+        parameters: {
+            query?: {
+                direction?: "asc" | "desc";
+                kind?: string;
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
+                limit?: string;
+                object_id?: string;
+                offset?: string;
+                owner?: string;
+                q?: string;
+                sort?: "key" | "owner" | "kind" | "updated_at";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        direction: "asc" | "desc";
+                        items: {
+                            key: string;
+                            kind: string;
+                            object_id: number;
+                            owner: string;
+                            updated_at: string;
+                        }[];
+                        limit: number;
+                        offset: number;
+                        sort: string;
+                        total: number;
                     };
                 };
             };
