@@ -7,6 +7,7 @@ import { FirstRun } from "./auth/first-run.tsx";
 import { takeOAuthCallback } from "./auth/oauth.tsx";
 import { SessionProvider, sessionOf, type Session, useSession } from "./auth/session.tsx";
 import { SignIn } from "./auth/sign-in.tsx";
+import { CliLoginPage } from "./auth/cli-login.tsx";
 import { AgentsPage } from "./agents/agents-page.tsx";
 import { Notice } from "./components/field.tsx";
 import { DiscoveryPage } from "./discovery/discovery-page.tsx";
@@ -159,6 +160,7 @@ function Screen() {
   const path = loc.path;
   if (path === "/" || path === "") return <MonitoringOverview />;
   if (path === "/agents") return <AgentsPage />;
+  if (path === "/cli-login") return <CliLoginPage loc={loc} />;
   if (path === "/discovery") return <DiscoveryPage />;
   if (path === "/discovery/profiles") return <ProfilesPage />;
   if (path === "/topology") return <LazyTopology loc={loc} />;
