@@ -89,7 +89,7 @@ async function listen(state: string): Promise<Listener> {
 }
 
 /** $BROWSER (the first of a colon-separated list; `%s` stands for the URL), else the platform's opener. */
-function browserCommand(url: string, env: NodeJS.ProcessEnv = process.env): [string, string[]] {
+export function browserCommand(url: string, env: NodeJS.ProcessEnv = process.env): [string, string[]] {
   const chosen = env.BROWSER?.split(":").find((b) => b.trim() !== "");
   if (chosen) {
     const words = chosen.trim().split(/\s+/);
