@@ -150,7 +150,8 @@ export async function browserLogin(origin: string, opts: BrowserLoginOptions): P
     for (const [k, v] of Object.entries(query)) approval.searchParams.set(k, v);
     say(`Open this URL in your browser, sign in and approve:\n\n  ${approval}\n\n`);
     if (opts.open) openBrowser(approval.toString());
-    say(`Waiting for the browser (up to ${Math.round(opts.timeoutSeconds / 60) || 1} min; Ctrl-C to give up)...\n`);
+    const limit = opts.timeoutSeconds < 120 ? `${opts.timeoutSeconds} s` : `${Math.round(opts.timeoutSeconds / 60)} min`;
+    say(`Waiting for the browser (up to ${limit}; Ctrl-C to give up)...\n`);
     const outcome = await Promise.race([listener.outcome, wait.promise]);
     if ("error" in outcome) {
       outcome.reply(false, "The sign-in was not approved. You can close this window.");

@@ -5,6 +5,7 @@
 // cookie write of a console session.
 import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashPassword } from "../../../shared/auth/password.ts";
 import { type Actors, createActors } from "../../helpers/actors.ts";
 import { type CookieSession, csrfHeaders, sessionCookies } from "../../helpers/session-cookies.ts";
 
@@ -148,6 +149,24 @@ describe("the code exchange", () => {
     await a.t.sql`update cli_login_codes set expires_at = now() - interval '1 second' where code_hash = ${hash}`;
     await expectInvalidGrant(await exchange(code, f.verifier));
     expect(await lastRefusal()).toBe("expired");
+  });
+
+  it("checks the account again at the exchange: a narrowed role or a deactivated account gets no token", async () => {
+    const hash = await hashPassword("ops password for tests", { iterations: 1000 });
+    await a.t.sql`insert into users (email, password_hash, role) values ('ops@example.com', ${hash}, 'editor')`;
+    const ops = await signIn("ops@example.com", "ops password for tests");
+    const narrowed = flow();
+    const res = await approve(narrowed.request, ops);
+    const code = new URL((await res.json()).redirect_to).searchParams.get("code")!;
+    await a.t.sql`update users set role = 'viewer' where email = 'ops@example.com'`;
+    await expectInvalidGrant(await exchange(code, narrowed.verifier));
+    expect(await lastRefusal()).toBe("scopes_narrowed");
+    await a.t.sql`update users set role = 'editor' where email = 'ops@example.com'`;
+    const disabled = flow();
+    const again = new URL((await (await approve(disabled.request, ops)).json()).redirect_to).searchParams.get("code")!;
+    await a.t.sql`update users set is_active = false where email = 'ops@example.com'`;
+    await expectInvalidGrant(await exchange(again, disabled.verifier));
+    expect(await lastRefusal()).toBe("account_disabled");
   });
 
   it("an unknown code is refused and audited; a malformed verifier is a 422", async () => {
