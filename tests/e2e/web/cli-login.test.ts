@@ -2,7 +2,7 @@
 // --no-open and prints the approval URL; Chromium opens it, signs in (the page comes back after the
 // sign-in), narrows the token to read:* and approves; the CLI exits 0 with the token saved (mode 0600)
 // and `lab whoami` works with it. Then, already signed in, a second `lab login` is denied: the CLI exits 3
-// and the saved context is unchanged.
+// and the saved context is unchanged. A request for another redirect URI gets no Approve button at all.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -125,4 +125,19 @@ describe.skipIf(!hasChromium)("lab login --browser", () => {
     expect(readFileSync(join(home, "config", "lab", "config.yaml"), "utf8")).toBe(before);
     await page.close();
   }, 120_000);
+
+  it("shows no approval for a request that would not return to this computer", async () => {
+    const page = await context.newPage();
+    const query = new URLSearchParams({
+      redirect_uri: "http://example.com:8080/callback",
+      state: "a-state-of-sixteen-or-more",
+      client_name: "lab CLI",
+      code_challenge: "x".repeat(43),
+      code_challenge_method: "S256",
+    });
+    await page.goto(`${product.url}/cli-login?${query}`);
+    await seen(page.getByText(/This sign-in request cannot be approved/));
+    expect(await page.getByRole("button", { name: "Approve" }).count()).toBe(0);
+    await page.close();
+  }, 60_000);
 });
