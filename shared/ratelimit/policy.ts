@@ -56,8 +56,6 @@ const AUTH_POSTS = new Set(
     "/auth/accept-invite",
     "/auth/force-change-password",
     "/auth/vault-reset",
-    // A code and its PKCE verifier (docs/adr/0504).
-    "/auth/cli-login/token",
     "/bootstrap/initialize",
     "/bootstrap/initialize-oauth",
   ].map((p) => V1 + p),
