@@ -63,6 +63,9 @@ export function App() {
       if (data) {
         // The user's language wins over the browser's (null: follow the browser).
         await setLocale(data.locale);
+        // Back to the screen a provider sign-in started from (its callback lands on /).
+        if (callback.returnTo) navigate(callback.returnTo, { replace: true });
+        delete callback.returnTo;
         return setGate({ kind: "ready", session: sessionOf(data, signOut, () => load()) });
       }
       // 401 signed out; before first run there is no user to be (404).
