@@ -1764,6 +1764,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/cli-login/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a CLI's browser sign-in: a one-time code for the CLI's loopback listener (console session only)
+         * @description The code is valid for 60 seconds, once, for the given PKCE challenge and redirect URI; it becomes an API token with the label, scopes (default: your own) and expiry given here. The answer names where to send the browser.
+         */
+        post: operations["postApiV1AuthCliLoginApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/cli-login/deny": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deny a CLI's browser sign-in: where to send the browser back with error=access_denied */
+        post: operations["postApiV1AuthCliLoginDeny"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/cli-login/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange a CLI sign-in code and its PKCE verifier for a new API token (shown once)
+         * @description Each code is tried once: a wrong verifier or redirect URI, an expired or unknown code are 400 with "error": "invalid_grant" and audited; a second use also revokes the token the first one issued.
+         */
+        post: operations["postApiV1AuthCliLoginToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/demo": {
         parameters: {
             query?: never;
@@ -16927,6 +16984,140 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1AuthCliLoginApprove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What the CLI says it is, shown to the user; not verified. */
+                    client_name: string;
+                    /** @description PKCE: base64url(SHA-256(code_verifier)), RFC 7636. */
+                    code_challenge: string;
+                    /** @enum {string} */
+                    code_challenge_method: "S256";
+                    /** Format: date-time */
+                    expires_at?: string;
+                    expires_in_days?: number;
+                    label: string;
+                    /** @description Where the browser goes back to: http://127.0.0.1:<port>/... or http://[::1]:<port>/... only. */
+                    redirect_uri: string;
+                    scopes?: string[];
+                    /** @description The CLI's own value, handed back unchanged. */
+                    state: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The loopback URI with code and state (or error=access_denied and state). */
+                        redirect_to: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1AuthCliLoginDeny: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What the CLI says it is, shown to the user; not verified. */
+                    client_name: string;
+                    /** @description Where the browser goes back to: http://127.0.0.1:<port>/... or http://[::1]:<port>/... only. */
+                    redirect_uri: string;
+                    /** @description The CLI's own value, handed back unchanged. */
+                    state: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The loopback URI with code and state (or error=access_denied and state). */
+                        redirect_to: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1AuthCliLoginToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                    code_verifier: string;
+                    redirect_uri: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        expires_at: string | null;
+                        id: number;
+                        label: string;
+                        prefix: string;
+                        scopes: string[];
+                        /** @description The plaintext token: shown in this answer only. */
+                        token: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
