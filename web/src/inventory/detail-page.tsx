@@ -28,6 +28,7 @@ import { TelemetryConfigSection } from "./telemetry-config.tsx";
 import { PortsSections } from "../cabling/ports-section.tsx";
 import type { Group, GroupKey } from "./types.ts";
 import { CustomFieldValues, useCustomFields } from "./custom-fields.tsx";
+import { ManagedBy } from "./managed-by.tsx";
 
 type Row = Record<string, unknown>;
 
@@ -134,6 +135,7 @@ export function DetailPage({ group, id, tab = "" }: { group: Group; id: string; 
         ))}
       </nav>
       <Notice kind="error">{error}</Notice>
+      <ManagedBy group={group} id={id} />
       {tab === "history" ? (
         <HistoryTab group={group} id={id} />
       ) : tab === "journal" ? (
