@@ -1,8 +1,9 @@
 // Issue 4: list pages (25 and 100 rows, sorted and filtered), a detail, a create, search and the graph,
 // each through the real HTTP server; the list page of 100 beside the same SQL run directly.
+import { request } from "node:http";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { hitStatement } from "../../shared/ratelimit/database-store.ts";
-import { api, type BenchContext, type BenchRow, hit, measure, measurePair } from "./harness.ts";
+import { api, type BenchContext, type BenchRow, hit, measure, measurePair, nextClient, round } from "./harness.ts";
 
 /** The issue's list page of 100 rows, sorted and filtered; `&offset=` follows. */
 export const PAGE_100 = "/api/v1/services?limit=100&sort=name&direction=desc&environment=production";
@@ -75,5 +76,42 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
       note: `${sizes.counts.nodes} nodes, ${sizes.counts.edges} edges`,
     },
   );
+  const plain = await wire(ctx, "/api/v1/graph/topology", undefined);
+  const zipped: number[] = [];
+  let gzBytes = 0;
+  for (let i = 0; i < 4; i++) {
+    const w = await wire(ctx, "/api/v1/graph/topology", "gzip");
+    if (i > 0) zipped.push(w.ms);
+    gzBytes = w.bytes;
+  }
+  rows.push({
+    name: "GET /graph/topology (everything), gzip as a browser asks",
+    p50_ms: round(zipped.sort((a, b) => a - b)[1]!),
+    note: `${(gzBytes / 1e6).toFixed(1)} MB on the wire (target < 15 MB; without gzip ${(plain.bytes / 1e6).toFixed(1)} MB in ${round(plain.ms)} ms); 3 loads after a warm-up`,
+  });
   return rows;
+}
+
+/** Bytes on the wire and the time to the last of them, asking for `encoding` (or none). */
+function wire(ctx: BenchContext, path: string, encoding: string | undefined): Promise<{ bytes: number; ms: number }> {
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = request(`${ctx.baseUrl}${path}`, {
+      headers: {
+        authorization: `Bearer ${ctx.token}`,
+        "x-forwarded-for": nextClient(),
+        ...(encoding ? { "accept-encoding": encoding } : {}),
+      },
+    });
+    req.on("error", reject);
+    req.on("response", (res) => {
+      let bytes = 0;
+      res.on("data", (chunk: Buffer) => {
+        bytes += chunk.length;
+      });
+      res.on("end", () => resolve({ bytes, ms: performance.now() - t0 }));
+      res.on("error", reject);
+    });
+    req.end();
+  });
 }

@@ -1,5 +1,6 @@
 // [graph] /graph/topology, /graph/edges/{edge_id}, /graph/layout, /graph/place-node; ours: /graph/summary.
 import type { Hono } from "hono";
+import { compress } from "hono/compress";
 import {
   EdgeParam,
   EdgePatchBody,
@@ -22,6 +23,10 @@ import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 
 export function graphRoutes(app: Hono<AppEnv>): void {
+  // The whole graph is tens of MB of JSON on a big inventory (issue 37): gzipped for a client that
+  // takes it (about a tenth on the wire). Only this answer: it holds no secret an attacker's reflected
+  // input could be compressed beside (BREACH), and small answers gain little.
+  app.use("/api/v1/graph/topology", compress({ encoding: "gzip" }));
   route(
     app,
     {

@@ -44,6 +44,21 @@ describe("graph", () => {
     expect(hw).toMatchObject({ type: "hardware", label: "pve-1", ref_id: ids.hw1, status: "up" });
   });
 
+  it("gzips the whole graph for a client that takes gzip, and only then", async () => {
+    const plain = await a.req("GET", "graph/topology", a.viewer);
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    const text = await plain.text();
+    const zipped = await a.req("GET", "graph/topology", a.viewer, undefined, { "accept-encoding": "gzip, deflate, br" });
+    expect(zipped.status).toBe(200);
+    expect(zipped.headers.get("content-encoding")).toBe("gzip");
+    expect(zipped.headers.get("vary")).toMatch(/accept-encoding/i);
+    const unzipped = await new Response(zipped.body!.pipeThrough(new DecompressionStream("gzip"))).text();
+    expect(JSON.parse(unzipped)).toEqual(JSON.parse(text));
+    // Not every answer: a small one of another route stays as it is.
+    const summary = await a.req("GET", "graph/summary", a.viewer, undefined, { "accept-encoding": "gzip" });
+    expect(summary.headers.get("content-encoding")).toBeNull();
+  });
+
   it("summarises the graph (nodes per kind, edges per pair of kinds) in agreement with the whole graph", async () => {
     const res = await a.req("GET", "graph/summary", a.viewer);
     expect(res.status).toBe(200);
