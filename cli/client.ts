@@ -77,6 +77,30 @@ export class ApiClient {
     }
   }
 
+  /**
+   * A read refused by the rate limit is repeated once the server's Retry-After has passed; a write never
+   * is, and neither is a wait over a minute.
+   */
+  async #fetchRetrying(method: string, path: string, init: RequestInit & { query?: RequestOptions["query"] }): Promise<Response> {
+    let res = await this.fetch(path, { ...init, method });
+    for (let waits = 0; res.status === 429 && method === "GET" && waits < 5; waits++) {
+      const after = Number(res.headers.get("retry-after"));
+      if (!Number.isFinite(after) || after > 60) break;
+      await res.body?.cancel();
+      process.stderr.write(`lab: rate limited by the server; waiting ${after} s (Retry-After)\n`);
+      await new Promise((r) => setTimeout(r, Math.max(1, after) * 1000));
+      res = await this.fetch(path, { ...init, method });
+    }
+    return res;
+  }
+
+  /** A GET whose answer is read as it arrives (a list as NDJSON); a refusal is thrown as by request(). */
+  async stream(path: string, accept: string, query?: RequestOptions["query"]): Promise<Response> {
+    const res = await this.#fetchRetrying("GET", path, { headers: { accept }, ...(query ? { query } : {}) });
+    await failIfRefused(res);
+    return res;
+  }
+
   async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<Answer<T>> {
     const headers: Record<string, string> = { accept: "application/json", ...opts.headers };
     let body: BodyInit | undefined;
@@ -87,28 +111,12 @@ export class ApiClient {
       headers["content-type"] = "application/json";
       body = JSON.stringify(opts.body);
     }
-    let res = await this.fetch(path, {
-      method,
+    const res = await this.#fetchRetrying(method, path, {
       headers,
       ...(body === undefined ? {} : { body }),
       ...(opts.query ? { query: opts.query } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
-    // A read refused by the rate limit is repeated once the server's Retry-After has passed (a long list
-    // is many pages); a write never is, and neither is a wait over a minute.
-    for (let waits = 0; res.status === 429 && method === "GET" && waits < 5; waits++) {
-      const after = Number(res.headers.get("retry-after"));
-      if (!Number.isFinite(after) || after > 60) break;
-      await res.body?.cancel();
-      process.stderr.write(`lab: rate limited by the server; waiting ${after} s (Retry-After)\n`);
-      await new Promise((r) => setTimeout(r, Math.max(1, after) * 1000));
-      res = await this.fetch(path, {
-        method,
-        headers,
-        ...(opts.query ? { query: opts.query } : {}),
-        ...(opts.signal ? { signal: opts.signal } : {}),
-      });
-    }
     const text = await res.text();
     let parsed: unknown = text;
     if ((res.headers.get("content-type") ?? "").includes("json") && text) {

@@ -16,6 +16,7 @@ import type { Session } from "./session.ts";
 type Obj = Record<string, unknown>;
 const out = (text: string) => process.stdout.write(text);
 const PAGE = 100;
+const NDJSON = "application/x-ndjson";
 
 export interface ListOptions extends OutputOptions {
   filter?: string[];
@@ -45,13 +46,21 @@ function filtersOf(kind: Kind, opts: ListOptions): Record<string, string> {
   return query;
 }
 
-/** Every object of a list, page by page (100 each), up to `max`. */
+/**
+ * Every object of a list, up to `max`, in chunks as they arrive: from one streamed request when the kind's
+ * list answers NDJSON (docs/adr/0503), else page by page (100 each, each page a request against the
+ * server's rate limit).
+ */
 export async function* pages(
   session: Session,
   kind: Kind,
   query: Record<string, string>,
   max = Number.POSITIVE_INFINITY,
 ): AsyncGenerator<Obj[]> {
+  if (kind.streams) {
+    yield* streamedRows(session, kind, query, max);
+    return;
+  }
   let offset = 0;
   while (offset < max) {
     const limit = Math.min(PAGE, max - offset);
@@ -59,6 +68,35 @@ export async function* pages(
     yield body.items;
     offset += body.items.length;
     if (body.items.length < limit || offset >= body.total) return;
+  }
+}
+
+/** The rows of an NDJSON list, as many as each read of the body completes; stops reading after `max`. */
+async function* streamedRows(session: Session, kind: Kind, query: Record<string, string>, max: number): AsyncGenerator<Obj[]> {
+  const res = await session.client.stream(kind.path, NDJSON, query);
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let rest = "";
+  let count = 0;
+  try {
+    for (;;) {
+      let read: ReadableStreamReadResult<string>;
+      try {
+        read = await reader.read();
+      } catch (e) {
+        // The server cuts the response off on an error after the first line: the list is not whole.
+        throw new CliError(`the list from ${session.client.baseUrl} broke off after ${count} rows: ${(e as Error).message}`, EXIT.network);
+      }
+      if (read.done) break;
+      const lines = (rest + read.value).split("\n");
+      rest = lines.pop()!;
+      const items = lines.slice(0, max - count).map((l) => JSON.parse(l) as Obj);
+      count += items.length;
+      if (items.length > 0) yield items;
+      if (count >= max) return;
+    }
+    if (rest.trim() !== "") throw new CliError(`the list from ${session.client.baseUrl} ended inside a row`, EXIT.network);
+  } finally {
+    await reader.cancel().catch(() => {});
   }
 }
 

@@ -31,7 +31,8 @@ async function streamed(path: string, token = a.viewer): Promise<Record<string, 
 describe("a list streamed as NDJSON", () => {
   it("answers every matching row once, in the list's order, past one chunk", async () => {
     const n = STREAM_CHUNK * 2 + 37;
-    await a.t.sql`insert into misc_items (name, kind) select 'nd-' || lpad(g::text, 5, '0'), case when g % 3 = 0 then 'three' else 'other' end from generate_series(1, ${n}) g`;
+    await a.t
+      .sql`insert into misc_items (name, kind) select 'nd-' || lpad(g::text, 5, '0'), case when g % 3 = 0 then 'three' else 'other' end from generate_series(1, ${n}) g`;
     const all = await streamed("misc?q=nd-&sort=name");
     expect(all.length).toBe(n);
     expect(all.map((r) => r.name)).toEqual(Array.from({ length: n }, (_, i) => `nd-${String(i + 1).padStart(5, "0")}`));

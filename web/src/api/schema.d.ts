@@ -2673,7 +2673,7 @@ export interface paths {
         };
         /**
          * List cables
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:hardware`.
          */
@@ -2813,7 +2813,7 @@ export interface paths {
         };
         /**
          * List categories
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:services`.
          */
@@ -3065,7 +3065,7 @@ export interface paths {
         };
         /**
          * List compute units
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:compute`.
          */
@@ -3380,7 +3380,7 @@ export interface paths {
         };
         /**
          * List custom fields
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:custom-fields`.
          */
@@ -4408,7 +4408,7 @@ export interface paths {
         };
         /**
          * List documents
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:docs`.
          */
@@ -4590,7 +4590,7 @@ export interface paths {
         };
         /**
          * List environments
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:services`.
          */
@@ -4738,7 +4738,7 @@ export interface paths {
         };
         /**
          * List event rules
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `admin:notifications`.
          */
@@ -4901,7 +4901,7 @@ export interface paths {
         };
         /**
          * List external nodes
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:external`.
          */
@@ -5113,7 +5113,7 @@ export interface paths {
         };
         /**
          * List front ports
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:hardware`.
          */
@@ -5303,7 +5303,7 @@ export interface paths {
         };
         /**
          * List hardware nodes
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:hardware`.
          */
@@ -5329,7 +5329,7 @@ export interface paths {
         };
         /**
          * List hardware clusters
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:clusters`.
          */
@@ -6546,7 +6546,7 @@ export interface paths {
         };
         /**
          * List interfaces
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:hardware`.
          */
@@ -6670,7 +6670,7 @@ export interface paths {
         };
         /**
          * List recorded IP addresses
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:networks`.
          */
@@ -6936,7 +6936,7 @@ export interface paths {
         };
         /**
          * List hostname patterns
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:kb`.
          */
@@ -7008,7 +7008,7 @@ export interface paths {
         };
         /**
          * List OUI prefixes
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:kb`.
          */
@@ -7301,7 +7301,7 @@ export interface paths {
         };
         /**
          * List misc items
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:misc`.
          */
@@ -7997,7 +7997,7 @@ export interface paths {
         };
         /**
          * List networks
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:networks`.
          */
@@ -8581,7 +8581,7 @@ export interface paths {
         };
         /**
          * List power outlets
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:hardware`.
          */
@@ -8659,7 +8659,7 @@ export interface paths {
         };
         /**
          * List power ports
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:hardware`.
          */
@@ -8741,7 +8741,7 @@ export interface paths {
         };
         /**
          * List prefixes
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:networks`.
          */
@@ -9033,7 +9033,7 @@ export interface paths {
         };
         /**
          * List racks
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:racks`.
          */
@@ -9314,7 +9314,7 @@ export interface paths {
         };
         /**
          * List rear ports
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:hardware`.
          */
@@ -9477,7 +9477,7 @@ export interface paths {
         };
         /**
          * List services
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:services`.
          */
@@ -10103,7 +10103,7 @@ export interface paths {
         };
         /**
          * List sites
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:sites`.
          */
@@ -10610,7 +10610,7 @@ export interface paths {
         };
         /**
          * List storage items
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:storage`.
          */
@@ -11009,7 +11009,7 @@ export interface paths {
         };
         /**
          * List saved topologies with their nodes
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:layout`.
          */
@@ -11210,7 +11210,7 @@ export interface paths {
         };
         /**
          * List VLANs
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:networks`.
          */
@@ -11358,7 +11358,7 @@ export interface paths {
         };
         /**
          * List VRFs
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:networks`.
          */
@@ -18789,6 +18789,43 @@ export interface operations {
                         sort: string;
                         total: number;
                     };
+                    "application/x-ndjson": {
+                        a: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        };
+                        a_id: number;
+                        /** @enum {string} */
+                        a_kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                        b: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        };
+                        b_id: number;
+                        /** @enum {string} */
+                        b_kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                        colour: string | null;
+                        connection_id: number | null;
+                        created_at: string;
+                        description: string | null;
+                        id: number;
+                        label: string | null;
+                        length: number | null;
+                        length_unit: ("m" | "cm" | "km" | "ft" | "in") | null;
+                        /** @enum {string} */
+                        status: "connected" | "planned" | "decommissioning";
+                        type: string | null;
+                        updated_at: string;
+                        version: number;
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -19269,6 +19306,19 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        color: string | null;
+                        created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
+                        description: string | null;
+                        icon: string | null;
+                        id: number;
+                        name: string;
+                        updated_at: string;
                     };
                 };
             };
@@ -20059,6 +20109,32 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        cpu_cores: number | null;
+                        created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
+                        disk_gb: number | null;
+                        environment_id: number | null;
+                        environment_name: string | null;
+                        hardware_id: number | null;
+                        hardware_name: string | null;
+                        icon_slug: string | null;
+                        id: number;
+                        ip_address: string | null;
+                        /** @enum {string} */
+                        kind: "vm" | "container";
+                        memory_mb: number | null;
+                        name: string;
+                        notes: string | null;
+                        os: string | null;
+                        status: string;
+                        tags: string[];
+                        updated_at: string;
+                        version: number;
                     };
                 };
             };
@@ -20861,6 +20937,28 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        choices: string[];
+                        created_at: string;
+                        default: unknown;
+                        description: string | null;
+                        id: number;
+                        kinds: string[];
+                        label: string;
+                        max_length: number | null;
+                        max_value: number | null;
+                        min_length: number | null;
+                        min_value: number | null;
+                        name: string;
+                        reference_kind: string | null;
+                        regex: string | null;
+                        required: boolean;
+                        /** @enum {string} */
+                        type: "text" | "integer" | "decimal" | "boolean" | "date" | "url" | "selection" | "multi_selection" | "reference";
+                        updated_at: string;
+                        version: number;
+                        weight: number;
                     };
                 };
             };
@@ -23965,6 +24063,18 @@ export interface operations {
                         sort: string;
                         total: number;
                     };
+                    "application/x-ndjson": {
+                        body_html: string;
+                        body_md: string;
+                        category: string | null;
+                        created_at: string;
+                        created_by: number | null;
+                        id: number;
+                        pinned: boolean;
+                        title: string;
+                        updated_at: string;
+                        version: number;
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -24463,6 +24573,18 @@ export interface operations {
                         sort: string;
                         total: number;
                     };
+                    "application/x-ndjson": {
+                        color: string | null;
+                        created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
+                        description: string | null;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -24862,6 +24984,24 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        actions: string[];
+                        condition: {
+                            field: string;
+                            op: string;
+                            value: unknown;
+                        } | null;
+                        created_at: string;
+                        enabled: boolean;
+                        id: number;
+                        kinds: string[];
+                        name: string;
+                        sink_ids: number[];
+                        site_id: number | null;
+                        tag: string | null;
+                        updated_at: string;
+                        version: number;
                     };
                 };
             };
@@ -25366,6 +25506,24 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
+                        id: number;
+                        ip_address: string | null;
+                        kind: string | null;
+                        name: string;
+                        notes: string | null;
+                        provider: string | null;
+                        region: string | null;
+                        tags: string[];
+                        updated_at: string;
+                        url: string | null;
+                        version: number;
                     };
                 };
             };
@@ -25964,6 +26122,29 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        cable_id: number | null;
+                        connected_to: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        hardware_id: number;
+                        hardware_name: string;
+                        id: number;
+                        name: string;
+                        rear_port_id: number;
+                        rear_port_name: string;
+                        rear_position: number;
+                        type: string;
+                        updated_at: string;
+                        version: number;
                     };
                 };
             };
@@ -26613,6 +26794,42 @@ export interface operations {
                         sort: string;
                         total: number;
                     };
+                    "application/x-ndjson": {
+                        cpu: string | null;
+                        cpu_brand: string | null;
+                        created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
+                        effective_status: string;
+                        environment_id: number | null;
+                        environment_name: string | null;
+                        id: number;
+                        ip_address: string | null;
+                        location: string | null;
+                        mac_address: string | null;
+                        memory_gb: number | null;
+                        model: string | null;
+                        model_catalog_key: string | null;
+                        name: string;
+                        notes: string | null;
+                        rack_face: ("front" | "rear" | "both") | null;
+                        rack_id: number | null;
+                        rack_name: string | null;
+                        rack_unit: number | null;
+                        role: string | null;
+                        site_id: number | null;
+                        status: string;
+                        status_changed_at: string | null;
+                        status_override: string | null;
+                        tags: string[];
+                        u_height: number | null;
+                        updated_at: string;
+                        vendor: string | null;
+                        vendor_catalog_key: string | null;
+                        version: number;
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -26763,6 +26980,21 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
+                        description: string | null;
+                        environment_id: number | null;
+                        environment_name: string | null;
+                        id: number;
+                        name: string;
+                        type: string | null;
+                        updated_at: string;
+                        version: number;
                     };
                 };
             };
@@ -30246,6 +30478,35 @@ export interface operations {
                         sort: string;
                         total: number;
                     };
+                    "application/x-ndjson": {
+                        cable_id: number | null;
+                        connected_to: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        enabled: boolean;
+                        hardware_id: number;
+                        hardware_name: string;
+                        id: number;
+                        lag_id: number | null;
+                        lag_name: string | null;
+                        mac_address: string | null;
+                        name: string;
+                        speed_mbps: number | null;
+                        tagged_vlan_ids: number[];
+                        /** @enum {string} */
+                        type: "copper" | "fibre" | "wireless" | "virtual" | "lag";
+                        untagged_vlan_id: number | null;
+                        updated_at: string;
+                        version: number;
+                        vlan_mode: ("access" | "tagged" | "tagged-all") | null;
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -30726,6 +30987,25 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        address: string;
+                        assigned_id: number | null;
+                        assigned_type: string | null;
+                        created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
+                        description: string | null;
+                        hostname: string | null;
+                        id: number;
+                        mac_address: string | null;
+                        network_id: number | null;
+                        network_name: string | null;
+                        status: string;
+                        updated_at: string;
+                        version: number;
                     };
                 };
             };
@@ -31541,6 +31821,15 @@ export interface operations {
                         sort: string;
                         total: number;
                     };
+                    "application/x-ndjson": {
+                        created_at: string;
+                        device_type: string | null;
+                        id: number;
+                        notes: string | null;
+                        pattern: string;
+                        updated_at: string;
+                        vendor: string | null;
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -31742,6 +32031,13 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        created_at: string;
+                        notes: string | null;
+                        prefix: string;
+                        updated_at: string;
+                        vendor: string;
                     };
                 };
             };
@@ -32496,6 +32792,21 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
+                        description: string | null;
+                        id: number;
+                        kind: string | null;
+                        name: string;
+                        tags: string[];
+                        updated_at: string;
+                        url: string | null;
+                        version: number;
                     };
                 };
             };
@@ -34823,6 +35134,26 @@ export interface operations {
                         sort: string;
                         total: number;
                     };
+                    "application/x-ndjson": {
+                        cidr: string | null;
+                        created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
+                        description: string | null;
+                        dns_servers: string[];
+                        gateway: string | null;
+                        id: number;
+                        name: string;
+                        prefix_id: number | null;
+                        site_id: number | null;
+                        site_name: string | null;
+                        tags: string[];
+                        updated_at: string;
+                        version: number;
+                        vlan_id: number | null;
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -36600,6 +36931,25 @@ export interface operations {
                         sort: string;
                         total: number;
                     };
+                    "application/x-ndjson": {
+                        cable_id: number | null;
+                        connected_to: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        hardware_id: number;
+                        hardware_name: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        version: number;
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -36913,6 +37263,27 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        allocated_w: number | null;
+                        cable_id: number | null;
+                        connected_to: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        hardware_id: number;
+                        hardware_name: string;
+                        id: number;
+                        maximum_w: number | null;
+                        name: string;
+                        updated_at: string;
+                        version: number;
                     };
                 };
             };
@@ -37249,6 +37620,33 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        children: number;
+                        created_at: string;
+                        depth: number;
+                        description: string | null;
+                        /** @enum {number} */
+                        family: 4 | 6;
+                        id: number;
+                        is_pool: boolean;
+                        mark_utilized: boolean;
+                        parent_id: number | null;
+                        prefix: string;
+                        site_id: number | null;
+                        site_name: string | null;
+                        status: string;
+                        tags: string[];
+                        updated_at: string;
+                        utilisation: {
+                            percent: number;
+                            total: string;
+                            used: string;
+                        };
+                        version: number;
+                        vlan_id: number | null;
+                        vrf_id: number | null;
+                        vrf_name: string | null;
                     };
                 };
             };
@@ -38105,6 +38503,28 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        created_at: string;
+                        description: string | null;
+                        facility_id: string | null;
+                        id: number;
+                        name: string;
+                        /** @enum {string} */
+                        numbering: "bottom_up" | "top_down";
+                        site_id: number;
+                        site_name: string;
+                        tags: string[];
+                        u_height: number;
+                        updated_at: string;
+                        utilisation: {
+                            free_u: number;
+                            percent: number;
+                            reserved_u: number;
+                            used_u: number;
+                        };
+                        version: number;
+                        width: number;
                     };
                 };
             };
@@ -38968,6 +39388,27 @@ export interface operations {
                         sort: string;
                         total: number;
                     };
+                    "application/x-ndjson": {
+                        cable_id: number | null;
+                        connected_to: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        hardware_id: number;
+                        hardware_name: string;
+                        id: number;
+                        name: string;
+                        positions: number;
+                        type: string;
+                        updated_at: string;
+                        version: number;
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -39468,6 +39909,35 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        category_id: number | null;
+                        compute_id: number | null;
+                        created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
+                        description: string | null;
+                        environment: string | null;
+                        environment_id: number | null;
+                        environment_name: string | null;
+                        hardware_id: number | null;
+                        id: number;
+                        ip_address: string | null;
+                        name: string;
+                        ports: {
+                            ip: string | null;
+                            label: string | null;
+                            port: number;
+                            protocol: string;
+                        }[];
+                        slug: string;
+                        status: string;
+                        tags: string[];
+                        updated_at: string;
+                        url: string | null;
+                        version: number;
                     };
                 };
             };
@@ -41180,6 +41650,22 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        address: string | null;
+                        created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
+                        description: string | null;
+                        id: number;
+                        latitude: number | null;
+                        longitude: number | null;
+                        name: string;
+                        notes: string | null;
+                        updated_at: string;
+                        version: number;
                     };
                 };
             };
@@ -42933,6 +43419,27 @@ export interface operations {
                         sort: string;
                         total: number;
                     };
+                    "application/x-ndjson": {
+                        capacity_gb: number | null;
+                        created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
+                        hardware_id: number | null;
+                        hardware_name: string | null;
+                        id: number;
+                        /** @enum {string} */
+                        kind: "disk" | "pool" | "dataset" | "share";
+                        name: string;
+                        notes: string | null;
+                        path: string | null;
+                        tags: string[];
+                        updated_at: string;
+                        used_gb: number | null;
+                        used_pct: number | null;
+                        version: number;
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -44061,6 +44568,18 @@ export interface operations {
                         sort: string;
                         total: number;
                     };
+                    "application/x-ndjson": {
+                        created_at: string;
+                        description: string | null;
+                        id: number;
+                        name: string;
+                        nodes: {
+                            node_id: string;
+                            x: number | null;
+                            y: number | null;
+                        }[];
+                        updated_at: string;
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -44765,6 +45284,21 @@ export interface operations {
                         sort: string;
                         total: number;
                     };
+                    "application/x-ndjson": {
+                        created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
+                        description: string | null;
+                        id: number;
+                        name: string;
+                        site_id: number | null;
+                        site_name: string | null;
+                        updated_at: string;
+                        version: number;
+                        vlan_id: number;
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -45172,6 +45706,18 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        created_at: string;
+                        description: string | null;
+                        enforce_unique: boolean;
+                        id: number;
+                        name: string;
+                        prefix_count: number;
+                        rd: string | null;
+                        tags: string[];
+                        updated_at: string;
+                        version: number;
                     };
                 };
             };
