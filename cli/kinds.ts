@@ -2,7 +2,7 @@
 // a kind is a collection path under /api/v1 whose GET answers the list envelope ({items, total, ...});
 // its item path is the same path plus one `{param}` segment. Every generic command (get, list,
 // describe, create, edit, delete) reads this table, so a kind the server gains is a kind the CLI has.
-// Pure: no I/O (the document is fetched and cached by openapi-cache.ts).
+// Pure: no I/O (the document is fetched, and the table cached, by session.ts).
 
 type Schema = Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-// Issue 34: `lab list` of more rows than one page, the real CLI (node bin/lab.ts) against the real
+// Issue 34: `lab list` of more rows than one page, the real CLI (node bin/lab.mjs) against the real
 // product: the list streams as NDJSON (docs/adr/0503) and every row arrives once, in order, in the
 // table, json, yaml, name and --jq outputs; --limit stops early. Timings are `npm run bench -- cli`'s.
 import { execFile } from "node:child_process";
@@ -23,7 +23,7 @@ function lab(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      [join(REPO_ROOT, "bin/lab.ts"), ...args],
+      [join(REPO_ROOT, "bin/lab.mjs"), ...args],
       {
         cwd: REPO_ROOT,
         env: {

@@ -79,8 +79,12 @@ export async function listPage<Row, Item = Row>(
   };
 }
 
-/** Rows a streamed list reads and presents at a time (docs/adr/0503): the first line soon, few round trips. */
-export const STREAM_CHUNK = 500;
+/**
+ * Rows a streamed list reads and presents at a time (docs/adr/0503): a small first chunk, so the first
+ * line leaves soon, then large ones, so a long list is few round trips.
+ */
+export const STREAM_FIRST_CHUNK = 100;
+export const STREAM_CHUNK = 1000;
 
 /**
  * Every row of a list (its filters, search and sort, without limit and offset), handed to `write` a
@@ -99,13 +103,13 @@ export async function streamRows<Row, Item = Row>(
 ): Promise<number> {
   const { whereClause, orderBy } = listClauses(spec, { ...params, limit: 0, offset: 0 }, where);
   await db.execute(sql`declare list_rows no scroll cursor for ${selectAllFrom(spec.table)}${whereClause}${orderBy}`);
-  const fetch = sql.raw(`fetch forward ${Math.max(1, Math.trunc(chunk))} from list_rows`);
+  const fetch = (n: number) => sql.raw(`fetch forward ${Math.max(1, Math.trunc(n))} from list_rows`);
   let count = 0;
-  for (;;) {
-    const rows = await tableRows<Row>(db, spec.table, fetch);
+  for (let size = Math.min(STREAM_FIRST_CHUNK, chunk); ; size = chunk) {
+    const rows = await tableRows<Row>(db, spec.table, fetch(size));
     if (rows.length > 0) await write(await present(rows));
     count += rows.length;
-    if (rows.length < chunk) break;
+    if (rows.length < size) break;
   }
   await db.execute(sql`close list_rows`);
   return count;
