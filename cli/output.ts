@@ -2,9 +2,9 @@
 // field), -o json, -o yaml, or --jq field selection. A list is printed chunk by chunk as it arrives, so the
 // first line of a long list appears after the first chunk, not after the last; a table's columns are
 // fitted to its first FIT_ROWS rows (or all of them, when fewer) and kept.
-import { stringify } from "yaml";
 import { usageError } from "./exit.ts";
 import { formatSelected, parsePath, select } from "./select.ts";
+import { yaml } from "./yaml.ts";
 
 export type Format = "table" | "wide" | "json" | "yaml" | "name";
 export const FORMATS: Format[] = ["table", "wide", "json", "yaml", "name"];
@@ -89,7 +89,7 @@ export class ListPrinter {
     } else if (this.format === "json") {
       for (const [i, item] of items.entries()) text += `${this.count + i === 0 ? "[\n" : ",\n"}  ${JSON.stringify(item)}`;
     } else if (this.format === "yaml") {
-      if (items.length > 0) text = stringify(items);
+      if (items.length > 0) text = yaml().stringify(items);
     } else if (this.format === "name") {
       for (const item of items) text += `${cell(item[this.nameField ?? "id"] ?? item.id)}\n`;
     } else {
@@ -135,5 +135,5 @@ export function printObject(write: Write, value: unknown, opts: OutputOptions): 
   }
   const format = formatOf(opts);
   if (format === "json") write(`${JSON.stringify(value, null, 2)}\n`);
-  else write(stringify(value));
+  else write(yaml().stringify(value));
 }

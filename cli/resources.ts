@@ -6,12 +6,12 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseAllDocuments, stringify } from "yaml";
 import { CliError, EXIT, usageError } from "./exit.ts";
 import { itemUrl, type Kind } from "./kinds.ts";
 import { ListPrinter, type OutputOptions, printObject } from "./output.ts";
 import { confirm } from "./prompt.ts";
 import type { Session } from "./session.ts";
+import { yaml } from "./yaml.ts";
 
 type Obj = Record<string, unknown>;
 const out = (text: string) => process.stdout.write(text);
@@ -74,14 +74,14 @@ export async function* pages(
 /** The rows of an NDJSON list, as many as each read of the body completes; stops reading after `max`. */
 async function* streamedRows(session: Session, kind: Kind, query: Record<string, string>, max: number): AsyncGenerator<Obj[]> {
   const res = await session.client.stream(kind.path, NDJSON, query);
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   let rest = "";
   let count = 0;
   try {
+    const chunks = res[Symbol.asyncIterator]();
     for (;;) {
-      let read: ReadableStreamReadResult<string>;
+      let read: IteratorResult<string>;
       try {
-        read = await reader.read();
+        read = await chunks.next();
       } catch (e) {
         // The server cuts the response off on an error after the first line: the list is not whole.
         throw new CliError(`the list from ${session.client.baseUrl} broke off after ${count} rows: ${(e as Error).message}`, EXIT.network);
@@ -94,9 +94,11 @@ async function* streamedRows(session: Session, kind: Kind, query: Record<string,
       if (items.length > 0) yield items;
       if (count >= max) return;
     }
-    if (rest.trim() !== "") throw new CliError(`the list from ${session.client.baseUrl} ended inside a row`, EXIT.network);
+    // Without HTTP's final chunk the server did not finish the list, even when the cut fell between lines.
+    if (!res.complete || rest.trim() !== "")
+      throw new CliError(`the list from ${session.client.baseUrl} broke off after ${count} rows`, EXIT.network);
   } finally {
-    await reader.cancel().catch(() => {});
+    res.destroy();
   }
 }
 
@@ -167,13 +169,13 @@ export async function describeCommand(session: Session, kindWord: string, ref: s
   const { body, etag } = await fetchOne(session, kind, ref);
   if (opts.jq || opts.output === "json") return printObject(out, body, opts);
   out(`# ${kind.name} ${body.id}${etag ? ` (ETag ${etag})` : ""}\n`);
-  out(stringify(body));
+  out(yaml().stringify(body));
 }
 
 /** The objects of a YAML or JSON file (`-` for stdin): one object, a list, or several YAML documents. */
 export function readObjects(file: string): Obj[] {
   const text = readFileSync(file === "-" ? 0 : file, "utf8");
-  const docs = parseAllDocuments(text);
+  const docs = yaml().parseAllDocuments(text);
   const objects: Obj[] = [];
   for (const doc of Array.isArray(docs) ? docs : [docs]) {
     if (doc.errors.length > 0) throw usageError(`${file}: ${doc.errors[0]!.message.split("\n")[0]}`);
@@ -231,7 +233,7 @@ export async function editCommand(session: Session, kindWord: string, ref: strin
   try {
     writeFileSync(
       file,
-      `# Editing ${kind.name} ${id}. Save and quit to apply; an unchanged file changes nothing.\n# Fields you may change: ${editable.join(", ")}\n${stringify(before)}`,
+      `# Editing ${kind.name} ${id}. Save and quit to apply; an unchanged file changes nothing.\n# Fields you may change: ${editable.join(", ")}\n${yaml().stringify(before)}`,
       { mode: 0o600 },
     );
     const editor = process.env.VISUAL || process.env.EDITOR || "vi";
