@@ -1,7 +1,9 @@
 // Issue 34: `lab list` of more rows than one page, the real CLI (node bin/lab.mjs) against the real
 // product: the list streams as NDJSON (docs/adr/0503) and every row arrives once, in order, in the
-// table, json, yaml, name and --jq outputs; --limit stops early. Timings are `npm run bench -- cli`'s.
+// table, json, yaml, name and --jq outputs; --limit stops early; a stream the server cuts off is exit
+// code 5, never a short list. Timings are `npm run bench -- cli`'s.
 import { execFile } from "node:child_process";
+import { createServer } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,7 +21,7 @@ let db: TestDatabase;
 let server: Product;
 let env: Record<string, string>;
 
-function lab(args: string[]): Promise<string> {
+function lab(args: string[], extra: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
@@ -32,12 +34,13 @@ function lab(args: string[]): Promise<string> {
           XDG_CONFIG_HOME: join(home, "config"),
           XDG_CACHE_HOME: join(home, "cache"),
           ...env,
+          ...extra,
         },
         timeout: 60_000,
         maxBuffer: 64 * 1024 * 1024,
       },
       (err, stdout, stderr) => {
-        if (err) reject(new Error(`lab ${args.join(" ")}: ${err.message}\n${stderr}`));
+        if (err) reject(new Error(`lab ${args.join(" ")} exited ${(err as { code?: number }).code}: ${stderr}`));
         // One request per list: page after page, these lists would meet the read rate limit and wait.
         else if (stderr.includes("rate limited")) reject(new Error(`lab ${args.join(" ")} waited for the rate limit:\n${stderr}`));
         else resolve(stdout);
@@ -95,5 +98,55 @@ describe("lab list, streamed", () => {
       `${names.slice(0, 123).join("\n")}\n`,
     );
     expect(JSON.parse(await lab(["list", "hardware", "-q", "stream-", "--limit", "1", "-o", "json"])).length).toBe(1);
+  });
+});
+
+describe("lab list, cut off", () => {
+  it("exits 5 when the server breaks the stream off after some rows", async () => {
+    // A server with one streamed kind whose list sends two rows, then drops the connection mid-body.
+    const doc = {
+      paths: {
+        "/api/v1/widgets": {
+          get: {
+            responses: {
+              200: {
+                content: {
+                  "application/json": {
+                    schema: {
+                      type: "object",
+                      properties: {
+                        items: {
+                          type: "array",
+                          items: { type: "object", properties: { id: { type: "integer" }, name: { type: "string" } } },
+                        },
+                        total: { type: "integer" },
+                      },
+                    },
+                  },
+                  "application/x-ndjson": { schema: { type: "object" } },
+                },
+              },
+            },
+          },
+        },
+      },
+    };
+    const fake = createServer((req, res) => {
+      if (req.url === "/api/openapi.json") return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(doc));
+      res.writeHead(200, { "content-type": "application/x-ndjson" });
+      res.write('{"id":1,"name":"w1"}\n{"id":2,"name":"w2"}\n', () => setTimeout(() => res.socket?.destroy(), 50));
+    });
+    await new Promise<void>((r) => fake.listen(0, "127.0.40.5", r));
+    const { port } = fake.address() as { port: number };
+    try {
+      const failed = await lab(["list", "widgets", "-o", "name"], { LAB_URL: `http://127.0.40.5:${port}`, LAB_TOKEN: "svc_x_y" }).then(
+        () => undefined,
+        (e: Error) => e.message,
+      );
+      expect(failed).toMatch(/ exited 5: /);
+      expect(failed).toMatch(/lab: the list from http:\/\/127\.0\.40\.5:\d+ broke off after 2 rows/);
+    } finally {
+      await new Promise((r) => fake.close(r));
+    }
   });
 });
