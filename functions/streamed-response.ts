@@ -1,8 +1,8 @@
-// A response body written while a verb reads (a streamed list, docs/adr/0503). The answer starts with
-// the first piece, so a refusal before it (an unknown custom field, a database that is down) is still
-// the ordinary error envelope; an error after it aborts the body, so a client never takes a cut-off
-// stream for a whole one. A client that stops reading for STALL_MS gives up the stream, and with it the
-// database connection and snapshot the verb holds.
+// A response body written while a verb reads (a streamed list, docs/adr/0503; the inventory export).
+// The answer starts with the first piece, so a refusal before it (an unknown custom field, a database
+// that is down) is still the ordinary error envelope; an error after it aborts the body, so a client
+// never takes a cut-off stream for a whole one. A client that stops reading for STALL_MS gives up the
+// stream, and with it the database connection and snapshot the verb holds.
 import type { Context } from "hono";
 import type { AppEnv } from "./deps.ts";
 
