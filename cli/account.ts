@@ -1,4 +1,5 @@
 // login, logout, contexts, whoami, token create: the CLI's own configuration and the caller's identity.
+import { browserLogin } from "./browser-login.ts";
 import { ApiClient } from "./client.ts";
 import { configPath, contextNameFor, readConfig, writeConfig } from "./config.ts";
 import { usageError } from "./exit.ts";
@@ -21,7 +22,30 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString("utf8").trim();
 }
 
-export async function loginCommand(url: string, opts: { token?: string; tokenStdin?: boolean; name?: string }): Promise<void> {
+export interface LoginOptions {
+  token?: string;
+  tokenStdin?: boolean;
+  name?: string;
+  /** --browser / --web: the browser sign-in (browser-login.ts). */
+  browser?: boolean;
+  web?: boolean;
+  /** --no-open sets false. */
+  open?: boolean;
+  timeout?: string;
+  label?: string;
+}
+
+const DEFAULT_BROWSER_WAIT_S = 300;
+
+function browserWait(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_BROWSER_WAIT_S;
+  const seconds = Number(value);
+  if (!Number.isInteger(seconds) || seconds < 1 || seconds > 3600)
+    throw usageError(`--timeout ${value}: a whole number of seconds from 1 to 3600`);
+  return seconds;
+}
+
+export async function loginCommand(url: string, opts: LoginOptions): Promise<void> {
   let base: URL;
   try {
     base = new URL(url);
@@ -29,12 +53,18 @@ export async function loginCommand(url: string, opts: { token?: string; tokenStd
     throw usageError(`${url}: not a URL (e.g. https://lab.example.com)`);
   }
   if (base.protocol !== "http:" && base.protocol !== "https:") throw usageError(`${url}: use an http:// or https:// URL`);
-  const token = opts.tokenStdin ? await readStdin() : (opts.token ?? process.env.LAB_TOKEN);
+  const origin = base.origin;
+  const inBrowser = opts.browser === true || opts.web === true;
+  if (inBrowser && (opts.token !== undefined || opts.tokenStdin)) throw usageError("--browser signs in without a token: leave out --token");
+  const token = inBrowser
+    ? await browserLogin(origin, { open: opts.open !== false, timeoutSeconds: browserWait(opts.timeout), label: opts.label })
+    : opts.tokenStdin
+      ? await readStdin()
+      : (opts.token ?? process.env.LAB_TOKEN);
   if (!token)
     throw usageError(
-      "login needs an API token: --token TOKEN, --token-stdin, or LAB_TOKEN (create one in the console under Account → API tokens)",
+      "login needs an API token: --token TOKEN, --token-stdin, or LAB_TOKEN (create one in the console under Account → API tokens), or --browser to sign in in the browser",
     );
-  const origin = base.origin;
   const me = (await new ApiClient(origin, token).get<Me>("auth/me")).body;
   const name = opts.name ?? contextNameFor(origin);
   const config = readConfig();
@@ -59,7 +89,7 @@ export function contextsList(opts: OutputOptions): void {
   const rows = Object.entries(config.contexts).map(([name, c]) => ({ current: name === config.current, name, url: c.url }));
   if (opts.output === "json" || opts.output === "yaml" || opts.jq) return printObject(out, rows, opts);
   if (rows.length === 0) {
-    out("No contexts: run `lab login <url> --token <token>`.\n");
+    out("No contexts: run `lab login <url> --browser` (or --token <token>).\n");
     return;
   }
   for (const r of rows) out(`${r.current ? "*" : " "} ${r.name.padEnd(24)} ${r.url}\n`);

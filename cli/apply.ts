@@ -23,7 +23,16 @@ interface ApplyResult {
   changes: Change[];
 }
 
-const show = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
+const show = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v ?? null));
+const isPlain = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
+
+/** One line per changed leaf: an object field (a monitor's config) shows only the members that differ. */
+function changeLines(path: string, from: unknown, to: unknown): string[] {
+  if (!isPlain(from) || !isPlain(to)) return [`    ${path}: ${show(from)} → ${show(to)}\n`];
+  return [...new Set([...Object.keys(from), ...Object.keys(to)])]
+    .filter((k) => JSON.stringify(from[k] ?? null) !== JSON.stringify(to[k] ?? null))
+    .flatMap((k) => changeLines(`${path}.${k}`, from[k], to[k]));
+}
 
 export function formatChanges(changes: Change[]): string {
   let text = "";
@@ -32,7 +41,7 @@ export function formatChanges(changes: Change[]): string {
     else if (c.action === "delete") text += `- ${c.kind}/${c.key}\n`;
     else if (c.action === "update") {
       text += `~ ${c.kind}/${c.key}\n`;
-      for (const [f, d] of Object.entries(c.fields ?? {})) text += `    ${f}: ${show(d.from)} → ${show(d.to)}\n`;
+      for (const [f, d] of Object.entries(c.fields ?? {})) text += changeLines(f, d.from, d.to).join("");
     }
   }
   return text;

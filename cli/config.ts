@@ -65,7 +65,7 @@ export function resolveContext(name: string | undefined, env: NodeJS.ProcessEnv 
   if (env.LAB_URL && env.LAB_TOKEN && !name) return { name: "(environment)", url: env.LAB_URL, token: env.LAB_TOKEN };
   const config = readConfig(configPath(env));
   const chosen = name ?? env.LAB_CONTEXT ?? config.current;
-  if (!chosen) throw usageError("not logged in: run `lab login <url> --token <token>` first (or set LAB_URL and LAB_TOKEN)");
+  if (!chosen) throw usageError("not logged in: run `lab login <url> --browser` (or --token <token>) first (or set LAB_URL and LAB_TOKEN)");
   const ctx = config.contexts[chosen];
   if (!ctx) throw usageError(`no context named "${chosen}" (see \`lab contexts\`)`);
   return { name: chosen, ...ctx };

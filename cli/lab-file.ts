@@ -19,6 +19,8 @@ export interface LabEntry {
   line: number;
   /** Each field's line. */
   lines: Record<string, number>;
+  /** The keys its fields name. */
+  named: Named[];
 }
 
 export interface LabFile {
@@ -28,11 +30,27 @@ export interface LabFile {
 
 interface PropertySchema {
   "x-secret"?: boolean;
+  /** The value is the key of an entry of this kind. */
   "x-ref"?: string;
+  /** The value is `<kind>/<key>`, the kind one of these. */
+  "x-ref-any"?: string[];
+  /** The value is a list of keys of this kind. */
   "x-link"?: string;
+  /** An object whose members of these names (any case) are secrets (an http monitor's Authorization header). */
+  "x-secret-names"?: string[];
+  properties?: Record<string, PropertySchema>;
+  items?: PropertySchema;
+  additionalProperties?: PropertySchema | boolean;
 }
 export interface LabSchema {
-  properties: Record<string, { "x-name-field"?: string; items?: { properties?: Record<string, PropertySchema> } }>;
+  properties: Record<string, { "x-name-field"?: string | null; items?: { properties?: Record<string, PropertySchema> } }>;
+}
+
+/** A key a field names: where it is written, and the entry it must be. */
+interface Named {
+  line: number;
+  field: string;
+  target: string;
 }
 
 const ENV_REF = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
@@ -110,7 +128,8 @@ export function readLab(path: string, schema: LabSchema, env: NodeJS.ProcessEnv 
         problems.push(`${file}:${line}: ${kind} must be a list of objects`);
         continue;
       }
-      const nameField = kindSchema["x-name-field"] ?? "name";
+      // null: the kind has no name (alert routes), so each entry gives its key.
+      const nameField = kindSchema["x-name-field"] === undefined ? "name" : kindSchema["x-name-field"];
       const props = kindSchema.items?.properties ?? {};
       for (const item of pair.value.items) {
         const itemLine = at(item as Node);
@@ -120,6 +139,7 @@ export function readLab(path: string, schema: LabSchema, env: NodeJS.ProcessEnv 
         }
         const fields: Obj = {};
         const lines: Record<string, number> = {};
+        const named: Named[] = [];
         for (const f of item.items) {
           const name = isScalar(f.key) ? String(f.key.value) : "";
           const fieldLine = at(f.key as Node);
@@ -129,15 +149,26 @@ export function readLab(path: string, schema: LabSchema, env: NodeJS.ProcessEnv 
             continue;
           }
           const value = (f.value as Node | null)?.toJSON?.() ?? (isScalar(f.value) ? f.value.value : null);
-          fields[name] = substitute(value, props[name]!, `${file}:${fieldLine}: ${kind}.${name}`, env, problems);
+          const where = `${file}:${fieldLine}: ${kind}.${name}`;
+          fields[name] = walk(
+            value,
+            props[name]!,
+            where,
+            env,
+            problems,
+            (target, path) => named.push({ line: fieldLine, field: path, target }),
+            name,
+          );
         }
-        const key = fields.key ?? fields[nameField];
+        const key = fields.key ?? (nameField ? fields[nameField] : undefined);
         delete fields.key;
         if (typeof key !== "string" || key === "") {
-          problems.push(`${file}:${itemLine}: ${kind} entry has neither key nor ${nameField}`);
+          problems.push(
+            `${file}:${itemLine}: ${kind} entry has ${nameField ? `neither key nor ${nameField}` : "no key (this kind has no name)"}`,
+          );
           continue;
         }
-        entries.push({ kind, key, fields, file, line: itemLine, lines });
+        entries.push({ kind, key, fields, file, line: itemLine, lines, named });
       }
     }
   }
@@ -149,36 +180,62 @@ export function readLab(path: string, schema: LabSchema, env: NodeJS.ProcessEnv 
     if (first) problems.push(`${e.file}:${e.line}: ${id} is described twice (first at ${first.file}:${first.line})`);
     else seen.set(id, e);
   }
-  for (const e of entries) {
-    const props = schema.properties[e.kind]?.items?.properties ?? {};
-    for (const [field, value] of Object.entries(e.fields)) {
-      const ref = props[field]?.["x-ref"];
-      const link = props[field]?.["x-link"];
-      const targets = ref ? (value === null ? [] : [value]) : link ? (Array.isArray(value) ? value : [value]) : [];
-      for (const t of targets)
-        if (!seen.has(`${ref ?? link}/${String(t)}`))
-          problems.push(
-            `${e.file}:${e.lines[field] ?? e.line}: ${e.kind}/${e.key}: ${field} names ${ref ?? link}/${String(t)}, which no file describes`,
-          );
-    }
-  }
+  for (const e of entries)
+    for (const n of e.named)
+      if (!seen.has(n.target))
+        problems.push(`${e.file}:${n.line}: ${e.kind}/${e.key}: ${n.field} names ${n.target}, which no file describes`);
   if (problems.length > 0) throw new LabFileError(problems);
   return { owner: owner ?? "default", entries };
 }
 
-/** `${env:NAME}` references filled in; a secret field's literal value (or a missing variable) is a problem. */
-function substitute(value: unknown, prop: PropertySchema, where: string, env: NodeJS.ProcessEnv, problems: string[]): unknown {
-  if (typeof value !== "string") {
-    if (prop["x-secret"] && value !== null) problems.push(`${where}: a secret is given as \${env:NAME}, never as a literal`);
-    return value;
+/**
+ * A field's value checked against its schema at every depth: `${env:NAME}` references filled in (a
+ * secret's literal value, or a missing variable, is a problem), and each key it names reported to `name`.
+ */
+function walk(
+  value: unknown,
+  prop: PropertySchema | undefined,
+  where: string,
+  env: NodeJS.ProcessEnv,
+  problems: string[],
+  name: (target: string, path: string) => void,
+  path: string,
+): unknown {
+  if (prop?.["x-secret"]) {
+    if (value === null) return value;
+    if (typeof value !== "string" || !ENV_REF.test(value)) {
+      problems.push(`${where}: a secret is given as \${env:NAME}, never as a literal`);
+      return value;
+    }
   }
-  if (prop["x-secret"] && !ENV_REF.test(value)) {
-    problems.push(`${where}: a secret is given as \${env:NAME}, never as a literal`);
-    return value;
+  if (typeof value === "string") {
+    const filled = value.replace(ENV_ANYWHERE, (_m, v: string) => {
+      const x = env[v];
+      if (x === undefined) problems.push(`${where}: the environment variable ${v} is not set`);
+      return x ?? "";
+    });
+    if (prop?.["x-ref"]) name(`${prop["x-ref"]}/${filled}`, path);
+    const any = prop?.["x-ref-any"];
+    if (any) {
+      const kind = filled.slice(0, Math.max(0, filled.indexOf("/")));
+      if (!any.includes(kind)) problems.push(`${where}: "${filled}" is not <kind>/<key> with a kind of: ${any.join(", ")}`);
+      else name(filled, path);
+    }
+    return filled;
   }
-  return value.replace(ENV_ANYWHERE, (_m, name: string) => {
-    const v = env[name];
-    if (v === undefined) problems.push(`${where}: the environment variable ${name} is not set`);
-    return v ?? "";
-  });
+  if (Array.isArray(value)) {
+    if (prop?.["x-link"]) for (const k of value) name(`${prop["x-link"]}/${String(k)}`, path);
+    return value.map((x, i) => walk(x, prop?.items, where, env, problems, name, `${path}[${i}]`));
+  }
+  if (value && typeof value === "object") {
+    const secretNames = prop?.["x-secret-names"];
+    const extra = typeof prop?.additionalProperties === "object" ? prop.additionalProperties : undefined;
+    return Object.fromEntries(
+      Object.entries(value).map(([k, x]) => {
+        const sub = prop?.properties?.[k] ?? (secretNames?.includes(k.toLowerCase()) ? { "x-secret": true } : extra);
+        return [k, walk(x, sub, `${where}.${k}`, env, problems, name, `${path}.${k}`)];
+      }),
+    );
+  }
+  return value;
 }

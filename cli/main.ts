@@ -35,9 +35,14 @@ export function buildProgram(): Command {
 
   program
     .command("login <url>")
-    .description("save a server and an API token as a context (file mode 0600)")
+    .description("save a server and an API token as a context (file mode 0600); --browser signs in in the browser")
     .option("--token <token>", "the API token (or LAB_TOKEN)")
     .option("--token-stdin", "read the token from standard input")
+    .option("--browser", "sign in in the browser and approve a new API token there (RFC 8252 loopback redirect with PKCE)")
+    .addOption(new Option("--web", "the same as --browser").hideHelp())
+    .option("--no-open", "with --browser: only print the URL, do not start a browser")
+    .option("--label <label>", "with --browser: the new token's label (default: lab CLI on <this host>)")
+    .option("--timeout <seconds>", "with --browser: how long to wait for the approval (default: 300)")
     .option("--name <name>", "the context's name (default: the URL's host:port)")
     .action((url, opts) => loginCommand(url, opts));
   program

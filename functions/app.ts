@@ -34,6 +34,7 @@ import { mfaRoutes } from "./routes/auth/mfa-routes.ts";
 import { inviteAcceptRoutes } from "./routes/auth/invite-accept-routes.ts";
 import { signInRoutes } from "./routes/auth/sign-in-routes.ts";
 import { tokenRoutes } from "./routes/auth/token-routes.ts";
+import { cliLoginRoutes } from "./routes/auth/cli-login-routes.ts";
 import { bootstrapRoutes } from "./routes/bootstrap/index.ts";
 import { assetRoutes } from "./routes/content/assets.ts";
 import { brandingRoutes } from "./routes/branding/index.ts";
@@ -137,6 +138,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   initializeOAuthRoutes(app);
   accountRoutes(app);
   tokenRoutes(app);
+  cliLoginRoutes(app);
   rolesRoutes(app);
   logRoutes(app);
   auditAdminRoutes(app);

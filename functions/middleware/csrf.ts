@@ -21,6 +21,8 @@ const EXEMPT = [
   "/api/v1/auth/force-change-password",
   "/api/v1/auth/mfa/verify",
   "/api/v1/health",
+  // The CLI's code exchange: the code and its PKCE verifier are the credential (docs/adr/0504), no cookie grants it anything.
+  "/api/v1/auth/cli-login/token",
   // The acknowledge link's token is its credential (docs/adr/0447): a session cookie adds nothing to forge.
   "/api/v1/ack",
   // Likewise a status page subscription's signed links (docs/adr/0458).

@@ -60,6 +60,17 @@ export function sampleLine(f: Family, values: readonly LabelValue[], value: numb
 }
 
 /**
+ * A page's lines as one string, grown row by row: V8 keeps it as a rope and flattens it once when the
+ * chunk is encoded. `rows.map(line).join("")` flattened every row's line on its own and left an array
+ * of them behind; this costs a scrape ~15% less server CPU (issue 37).
+ */
+export function pageText<R>(rows: readonly R[], line: (row: R) => string): string {
+  let text = "";
+  for (const row of rows) text += line(row);
+  return text;
+}
+
+/**
  * Sample lines that share every label but the last, one per [last label value, value] pair: the shared
  * values are escaped once (svc_service_status writes four lines per service).
  */

@@ -4,7 +4,7 @@
 // labelled by id, name, check type and host. Paged by id like the other per-resource series.
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../db/database.ts";
-import { type Family, sampleLine } from "./exposition.ts";
+import { type Family, pageText, sampleLine } from "./exposition.ts";
 
 interface MonitorRow {
   id: number;
@@ -29,7 +29,7 @@ function monitorFamily(family: Family, line: (r: MonitorRow) => string) {
     async *chunks(db: Db, pageSize: number): AsyncGenerator<string> {
       for (let after = 0; ; ) {
         const rows = await queryRows<MonitorRow>(db, query(after, pageSize));
-        if (rows.length) yield rows.map(line).join("");
+        if (rows.length) yield pageText(rows, line);
         if (rows.length < pageSize) return;
         after = rows.at(-1)!.id;
       }

@@ -5,7 +5,7 @@ import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import { queryRows, type Db } from "../db/database.ts";
 import { computeUnits, environments, hardware, services, storage } from "../db/schema/index.ts";
 import { SERVICE_STATUSES } from "../schemas/services.ts";
-import { type Family, sampleLine, sampleLinesOverLast } from "./exposition.ts";
+import { type Family, pageText, sampleLine, sampleLinesOverLast } from "./exposition.ts";
 
 export interface PagedFamily extends Family {
   /** Up to `limit` rows with id > `after`, ordered by id (the bare SQL of one page). */
@@ -23,7 +23,7 @@ async function* keyset<R extends { id: number | string }>(
 ): AsyncGenerator<string> {
   for (let after = 0; ; ) {
     const rows = await queryRows<R>(db, query(after, pageSize));
-    if (rows.length) yield rows.map(lines).join("");
+    if (rows.length) yield pageText(rows, lines);
     const last = rows.at(-1);
     if (!last || rows.length < pageSize) return;
     after = Number(last.id);
@@ -77,12 +77,12 @@ const serviceQuery = (after: number, limit: number) =>
     from ${services} s left join ${environments} e on e.id = s.environment_id
     where s.id > ${after} order by s.id limit ${limit}`;
 
+// The [status, value] pairs of each stored status, built once rather than per service.
+const statusPairs = (active: string) => SERVICE_STATUSES.map((status) => [status, active === status ? 1 : 0] as const);
+const STATUS_PAIRS = new Map(SERVICE_STATUSES.map((status) => [status as string, statusPairs(status)]));
+
 const serviceLines = (r: ServiceRow) =>
-  sampleLinesOverLast(
-    serviceStatusFamily,
-    [r.name, r.slug, r.environment],
-    SERVICE_STATUSES.map((status) => [status, r.status === status ? 1 : 0] as const),
-  );
+  sampleLinesOverLast(serviceStatusFamily, [r.name, r.slug, r.environment], STATUS_PAIRS.get(r.status) ?? statusPairs(r.status));
 
 const serviceStatus: PagedFamily = {
   ...serviceStatusFamily,

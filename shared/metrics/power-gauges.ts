@@ -4,7 +4,7 @@
 import type { SQL } from "drizzle-orm";
 import { type Db, queryRows } from "../db/database.ts";
 import { type PowerLoad, pduLoadQuery, rackPowerQuery } from "../verbs/inventory/cabling/power.ts";
-import { type Family, sampleLinesOverLast } from "./exposition.ts";
+import { type Family, pageText, sampleLinesOverLast } from "./exposition.ts";
 
 function paged(family: Family, query: (after: number, limit: number) => SQL, labels: (r: PowerLoad & { site?: string }) => string[]) {
   return {
@@ -14,14 +14,12 @@ function paged(family: Family, query: (after: number, limit: number) => SQL, lab
       for (let after = 0; ; ) {
         const rows = await queryRows<PowerLoad & { site?: string }>(db, query(after, pageSize));
         if (rows.length)
-          yield rows
-            .map((r) =>
-              sampleLinesOverLast(family, labels(r), [
-                ["allocated", r.allocated_w],
-                ["maximum", r.maximum_w],
-              ]),
-            )
-            .join("");
+          yield pageText(rows, (r) =>
+            sampleLinesOverLast(family, labels(r), [
+              ["allocated", r.allocated_w],
+              ["maximum", r.maximum_w],
+            ]),
+          );
         if (rows.length < pageSize) return;
         after = rows.at(-1)!.id;
       }

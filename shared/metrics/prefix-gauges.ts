@@ -8,7 +8,7 @@ import { prefixes, vrfs } from "../db/schema/index.ts";
 import { namesById } from "../verbs/resources/present.ts";
 import { cidrOf, prefixFacts } from "../verbs/inventory/prefixes/tree.ts";
 import { formatCidr } from "../domain/cidr-math.ts";
-import { type Family, sampleLine } from "./exposition.ts";
+import { type Family, pageText, sampleLine } from "./exposition.ts";
 
 const family: Family = {
   name: "prefix_utilisation_percent",
@@ -34,15 +34,13 @@ export const PREFIX_FAMILY = {
           rows.map((r) => r.vrf_id),
         ),
       ]);
-      yield rows
-        .map((r) =>
-          sampleLine(
-            family,
-            [String(r.id), formatCidr(cidrOf(r.prefix)), r.vrf_id === null ? "" : (names.get(r.vrf_id) ?? ""), r.status],
-            facts.get(r.id)!.utilisation.percent,
-          ),
-        )
-        .join("");
+      yield pageText(rows, (r) =>
+        sampleLine(
+          family,
+          [String(r.id), formatCidr(cidrOf(r.prefix)), r.vrf_id === null ? "" : (names.get(r.vrf_id) ?? ""), r.status],
+          facts.get(r.id)!.utilisation.percent,
+        ),
+      );
       if (rows.length < size) return;
       after = rows.at(-1)!.id;
     }

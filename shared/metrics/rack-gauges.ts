@@ -4,7 +4,7 @@
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../db/database.ts";
 import { utilisationsOf } from "../verbs/inventory/racks/occupants.ts";
-import { type Family, sampleLinesOverLast } from "./exposition.ts";
+import { type Family, pageText, sampleLinesOverLast } from "./exposition.ts";
 
 interface RackRow {
   id: number;
@@ -33,20 +33,18 @@ export const RACK_FAMILIES = [
         const rows = await queryRows<RackRow>(db, query(after, pageSize));
         const used = await utilisationsOf(db, rows);
         if (rows.length)
-          yield rows
-            .map((r) => {
-              const u = used.get(r.id)!;
-              return sampleLinesOverLast(
-                family,
-                [r.name, r.site],
-                [
-                  ["used", u.used_u],
-                  ["reserved", u.reserved_u],
-                  ["free", u.free_u],
-                ],
-              );
-            })
-            .join("");
+          yield pageText(rows, (r) => {
+            const u = used.get(r.id)!;
+            return sampleLinesOverLast(
+              family,
+              [r.name, r.site],
+              [
+                ["used", u.used_u],
+                ["reserved", u.reserved_u],
+                ["free", u.free_u],
+              ],
+            );
+          });
         if (rows.length < pageSize) return;
         after = rows.at(-1)!.id;
       }

@@ -1,6 +1,7 @@
 // [admin] configuration as code (docs/cli.md): a lab file's objects applied in one transaction, its
 // diff, the inventory written as a lab file, and the file format's JSON Schema.
 import * as v from "valibot";
+import { IntFilter, listQuery, listResponse, TextFilter } from "./list-query.ts";
 
 const Owner = v.pipe(
   v.string(),
@@ -53,3 +54,18 @@ export const ConfigExportQuery = v.object({
 });
 
 export const ConfigDocument = v.pipe(v.record(v.string(), v.unknown()), v.description("A lab file: {owner, <kind>: [entries]}."));
+
+/** GET /config/objects: which lab file (owner) made or adopted an object, under which key. */
+export const ConfigObjectsQuery = listQuery(["key", "owner", "kind", "updated_at"] as const, {
+  kind: TextFilter,
+  owner: TextFilter,
+  object_id: IntFilter,
+});
+export const ConfigObjectOut = v.object({
+  owner: v.string(),
+  kind: v.string(),
+  key: v.string(),
+  object_id: v.number(),
+  updated_at: v.string(),
+});
+export const ConfigObjectList = listResponse(ConfigObjectOut);

@@ -11,16 +11,24 @@ const sql = postgresClient(process.env.DATABASE_URL!, Number(process.env.DB_POOL
 const app = new Hono();
 
 app.get("/api/v1/readyz", (c) => c.text("ready"));
-// Only the bench's page: sort=name, direction=desc are fixed here (the product validates and maps them).
+// Only the benches' two pages: the filtered one (environment=..., sort=name, direction=desc) and the
+// cheap one of issue 37 (no filter, sort=name, direction=asc); the product validates and maps them.
 app.get("/api/v1/services", async (c) => {
   const limit = Math.min(100, Number(c.req.query("limit") ?? "25"));
   const offset = Number(c.req.query("offset") ?? "0");
-  const environment = c.req.query("environment") ?? "production";
-  const [items, [count]] = await Promise.all([
-    sql`select * from services where environment = ${environment} order by name desc, id desc limit ${limit} offset ${offset}`,
-    sql`select count(*)::int as n from services where environment = ${environment}`,
-  ]);
-  return c.json({ items, total: count?.n ?? 0, limit, offset, sort: "name", direction: "desc" });
+  const environment = c.req.query("environment");
+  const [items, [count]] =
+    environment === undefined
+      ? await Promise.all([
+          sql`select * from services order by name, id limit ${limit} offset ${offset}`,
+          sql`select count(*)::int as n from services`,
+        ])
+      : await Promise.all([
+          sql`select * from services where environment = ${environment} order by name desc, id desc limit ${limit} offset ${offset}`,
+          sql`select count(*)::int as n from services where environment = ${environment}`,
+        ]);
+  const direction = environment === undefined ? "asc" : "desc";
+  return c.json({ items, total: count?.n ?? 0, limit, offset, sort: "name", direction });
 });
 
 serve({ fetch: app.fetch, port: Number(process.env.PORT), hostname: process.env.HOST ?? "127.0.0.1" });

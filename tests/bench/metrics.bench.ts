@@ -2,7 +2,9 @@
 // body read to the end) on the inventory benchmark data cut to 10,000 services (seedInventory at 0.1),
 // beside the bare SQL it rests on (the one counts query and the per-resource keyset pages through
 // postgres.js), and the memory it costs; then the same scrape on the harness's full-size inventory,
-// whose peak memory shows the stream staying bounded. Target: p50 under 250 ms at 10,000 services.
+// whose peak memory shows the stream staying bounded. Target: p50 under 250 ms at 10,000 services (issue
+// 5), now under 25 ms (issue 37), printed beside the CPU a scrape costs this process (the sidecar serves
+// it in-process here, so its client's reading is in the figure) and PostgreSQL, read from /proc.
 // `npm run bench metrics`; with `node --expose-gc` the memory figures are live heap, not garbage.
 import { TEST_VAULT_KEY } from "../helpers/env.ts";
 import type { Server } from "node:http";
@@ -19,6 +21,7 @@ import { PER_RESOURCE_FAMILIES } from "../../shared/metrics/per-resource.ts";
 import { SCRAPE_PAGE_SIZE } from "../../shared/metrics/scrape.ts";
 import { type NodeRuntime, openRuntime } from "../../runtime/node-deps.ts";
 import { type BenchContext, type BenchRow, createBenchDatabase, measure, nextClient, round } from "./harness.ts";
+import { metered } from "./proc-cpu.ts";
 import { seedInventory } from "./seed.ts";
 
 const SERVICES = 10_000;
@@ -151,8 +154,12 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
       .token as string;
 
     let size = { bytes: 0, lines: 0 };
-    const http = await measure(30, async () => (size = await scrape(small.baseUrl, token)), 3);
-    const bare = await measure(30, () => bareSql(sql), 3);
+    const { result: http, cost } = await metered(sql, process.pid, () =>
+      measure(30, async () => (size = await scrape(small.baseUrl, token)), 3),
+    );
+    const cpuOf = (c: typeof cost) =>
+      c ? `CPU per run: this process ${round(c.serverMs / 33)} ms, database ${round(c.databaseMs / 33)} ms` : "";
+    const { result: bare, cost: bareCost } = await metered(sql, process.pid, () => measure(30, () => bareSql(sql), 3));
     const smallMemory = await memory(small.baseUrl, token, 3);
 
     const fullHttp = await measure(3, () => scrape(full.baseUrl, ctx.token), 1);
@@ -167,9 +174,14 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
         p99_ms: http.p99,
         rps: http.rps,
         baseline_sql_ms: bare.p50,
-        note: `${size.lines} lines; ${round(http.p50 / bare.p50)}x the bare SQL; target p50 < 250 ms; ${smallMemory}; ${load}`,
+        note: `${size.lines} lines; ${round(http.p50 / bare.p50)}x the bare SQL; target p50 < 25 ms (issue 37; issue 5: < 250 ms); ${cpuOf(cost)}; ${smallMemory}; ${load}`,
       },
-      { name: `... its bare SQL (1 counts query + keyset pages of ${SCRAPE_PAGE_SIZE})`, p50_ms: bare.p50, p99_ms: bare.p99 },
+      {
+        name: `... its bare SQL (1 counts query + keyset pages of ${SCRAPE_PAGE_SIZE})`,
+        p50_ms: bare.p50,
+        p99_ms: bare.p99,
+        note: `the rows parsed by postgres.js, no text built; ${cpuOf(bareCost)}`,
+      },
       {
         name: `GET /api/v1/metrics, ${ctx.counts.services.toLocaleString("en")} services (harness inventory)`,
         p50_ms: fullHttp.p50,

@@ -36,6 +36,8 @@ export interface WrkRun {
   headers?: Record<string, string>;
   /** Another wrk script (default wrk-clients.lua; null: the same request each time); wrk-figures.lua is appended. */
   script?: string | null;
+  /** How many pages of 100 wrk-clients.lua walks (its WRK_PAGES; default 50). */
+  pages?: number;
 }
 
 /** `script` with wrk-figures.lua appended, in a file of its own (removed by the caller). */
@@ -54,7 +56,9 @@ export async function wrk(run: WrkRun): Promise<WrkResult> {
   args.push(run.url);
   const stdout = await new Promise<string>((resolve, reject) =>
     // Bounded: wrk stops itself after -d; the timeout only catches a wedged process.
-    execFile("wrk", args, { timeout: (run.seconds + 30) * 1000 }, (e, out) => (e ? reject(e) : resolve(out))),
+    execFile("wrk", args, { timeout: (run.seconds + 30) * 1000, env: { ...process.env, WRK_PAGES: String(run.pages ?? 50) } }, (e, out) =>
+      e ? reject(e) : resolve(out),
+    ),
   ).finally(script.remove);
   const line = stdout.split("\n").find((l) => l.startsWith("WRK_JSON "));
   if (!line) throw new Error(`wrk printed no figures: ${stdout.slice(0, 300)}`);

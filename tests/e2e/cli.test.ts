@@ -35,6 +35,8 @@ function lab(args: string[], env: Record<string, string> = {}, input?: string): 
           HOME: home,
           XDG_CONFIG_HOME: join(home, "config"),
           XDG_CACHE_HOME: join(home, "cache"),
+          // The example lab's SMTP password comes from the environment, as the file says.
+          LAB_SMTP_PASSWORD: "smtp secret",
           ...env,
         },
         timeout: 60_000,
@@ -224,16 +226,20 @@ writeFileSync(file, readFileSync(file, "utf8").replace(/^memory_gb: .*$/m, "memo
 });
 
 describe("configuration as code", () => {
-  const example = join(REPO_ROOT, "examples/lab.yaml");
+  // The example with its private addresses moved onto loopback: its monitors run, and tests talk only to 127/8.
+  const example = join(home, "lab-example.yaml");
+  writeFileSync(example, readFileSync(join(REPO_ROOT, "examples/lab.yaml"), "utf8").replaceAll("192.168.50.", "127.0.50."));
 
   it("applies the example lab in one go, and a second apply and the diff find nothing to do", async () => {
     const diff = await ok(["diff", "-f", example]);
     expect(diff).toContain("+ hardware/pve-1");
     expect(diff).toContain("+ services/wiki");
+    expect(diff).toContain("+ monitors/nas-1 ping");
+    expect(diff).toContain("+ alert_routes/critical-to-mail");
     const applied = await ok(["apply", "-f", example]);
-    expect(applied).toMatch(/Applied: 10 created, 0 changed, 0 deleted, 0 unchanged/);
+    expect(applied).toMatch(/Applied: 15 created, 0 changed, 0 deleted, 0 unchanged/);
     expect(await ok(["diff", "-f", example])).toBe("No changes.\n");
-    expect(await ok(["apply", "-f", example])).toMatch(/Applied: 0 created, 0 changed, 0 deleted, 10 unchanged/);
+    expect(await ok(["apply", "-f", example])).toMatch(/Applied: 0 created, 0 changed, 0 deleted, 15 unchanged/);
     const wiki = JSON.parse(await ok(["get", "services", "Wiki", "-o", "json"]));
     expect(wiki.url).toBe("https://wiki.home.example");
     const deps = await servers[0]!.fetch(`/api/v1/services/${wiki.id}/dependencies`, { headers: { authorization: `Bearer ${jwt[0]}` } });
@@ -250,7 +256,7 @@ describe("configuration as code", () => {
     writeFileSync(join(dir, "lab.yaml"), changed);
     const diff = await ok(["diff", "-f", dir, "--prune"], { NAS_NOTE: "from the environment" });
     expect(diff).toBe(
-      "~ hardware/nas-1\n    memory_gb: 32 → 48\n    notes: null → from the environment\n- storage/tank\n\n0 to create, 1 to change, 1 to delete, 8 unchanged\n",
+      "~ hardware/nas-1\n    memory_gb: 32 → 48\n    notes: null → from the environment\n- storage/tank\n\n0 to create, 1 to change, 1 to delete, 13 unchanged\n",
     );
     // Without --prune the pool stays; with it, it goes, and cli-host (made with `lab create`) stays.
     expect(await ok(["apply", "-f", dir], { NAS_NOTE: "from the environment" })).toMatch(/1 changed, 0 deleted/);
@@ -289,9 +295,14 @@ describe("configuration as code", () => {
     const a = readFileSync(exported, "utf8");
     expect(a).toContain("name: pve-1");
     expect(a).toContain("depends_on:\n      - Postgres");
-    const applied = await ok(["apply", "-f", exported, "--context", "b"]);
+    // Secrets leave only as placeholders: the second server gets the password from the environment.
+    expect(a).not.toContain("smtp secret");
+    expect(a).toContain(`smtp_password: \${env:NOTIFICATION_SINKS_OPS_MAIL_SMTP_PASSWORD}`);
+    expect(a).toContain("target: hardware/nas-1");
+    const secret = { NOTIFICATION_SINKS_OPS_MAIL_SMTP_PASSWORD: "smtp secret" };
+    const applied = await ok(["apply", "-f", exported, "--context", "b"], secret);
     expect(applied).toMatch(/Applied: \d+ created, 0 changed, 0 deleted, 0 unchanged/);
-    expect(await ok(["diff", "-f", exported, "--context", "b"])).toBe("No changes.\n");
+    expect(await ok(["diff", "-f", exported, "--context", "b"], secret)).toBe("No changes.\n");
     const b = await ok(["export", "-o", "yaml", "--context", "b"]);
     const body = (s: string) => s.split("\n").slice(1).join("\n");
     expect(body(b)).toBe(body(a));

@@ -56,6 +56,8 @@ const PUBLIC = new Set([
   // docs/adr/0447: a delivered message's signed acknowledge link; its token is the credential.
   // docs/adr/0500: the lab file format's JSON Schema, for editors (it describes the format, no data).
   key("GET", "/api/v1/config/schema.json"),
+  // docs/adr/0504: the CLI's sign-in code exchange; the code and its PKCE verifier are the credential.
+  key("POST", "/api/v1/auth/cli-login/token"),
   key("GET", "/api/v1/ack/{token}"),
   key("POST", "/api/v1/ack/{token}"),
   ...[
@@ -80,7 +82,7 @@ export function isPublic(op: CatalogueOp): boolean {
 
 /** Writes any signed-in user may make on their own account (a viewer is not refused them). */
 const SELF_SERVICE = [
-  /^POST \/api\/v1\/auth\/(api-token|mfa\/.+)$/,
+  /^POST \/api\/v1\/auth\/(api-token|mfa\/.+|cli-login\/(approve|deny))$/,
   /^(DELETE|POST) \/api\/v1\/auth\/api-tokens\/\{token_id\}(\/rotate)?$/,
   /^(DELETE|PUT) \/api\/v1\/auth\/me(\/avatar)?$/,
   /^(PATCH|DELETE) \/api\/v1\/users\/me(\/password|\/sessions(\/\{session_id\})?)?$/,

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateSpecs } from "hono-openapi";
 import { afterAll, describe, expect, it } from "vitest";
+import { formatChanges } from "../../cli/apply.ts";
 import { deriveKinds, findKind, itemUrl } from "../../cli/kinds.ts";
 import { LabFileError, type LabSchema, readLab } from "../../cli/lab-file.ts";
 import { FIT_ROWS, fitWidths, ListPrinter } from "../../cli/output.ts";
@@ -135,5 +136,88 @@ describe("lab files", () => {
     expect(lab.owner).toBe("home");
     expect(lab.entries.map((e) => `${e.kind}/${e.key}`)).toEqual(["sites/home", "hardware/pve"]);
     expect(lab.entries[1]!.fields).toEqual({ name: "pve-1", site: "home" });
+  });
+
+  it("checks the monitoring kinds at every depth: secrets in config and headers, <kind>/<key> targets, item references, route keys", () => {
+    const file = write(
+      "monitoring.yaml",
+      [
+        "services:",
+        "  - name: wiki",
+        "monitors:",
+        "  - name: web",
+        "    check_type: http",
+        "    target: services/wiki",
+        "    config:",
+        "      password: hunter2",
+        "      headers:",
+        "        authorization: Bearer literal",
+        "        Accept: text/html",
+        "  - name: odd",
+        "    check_type: tcp",
+        "    target: gadgets/x",
+        "alert_routes:",
+        "  - sink: nowhere",
+        "status_pages:",
+        "  - slug: home",
+        "    title: Home",
+        "    sections:",
+        "      - name: Apps",
+        "        items:",
+        "          - kind: monitor",
+        "            monitor: missing",
+        "",
+      ].join("\n"),
+    );
+    try {
+      readLab(file, schema, {});
+      expect.unreachable();
+    } catch (e) {
+      expect((e as LabFileError).problems).toEqual([
+        `${file}:7: monitors.config.password: a secret is given as \${env:NAME}, never as a literal`,
+        `${file}:7: monitors.config.headers.authorization: a secret is given as \${env:NAME}, never as a literal`,
+        `${file}:14: monitors.target: "gadgets/x" is not <kind>/<key> with a kind of: hardware, compute_units, external_nodes, services, ip_addresses`,
+        `${file}:16: alert_routes entry has no key (this kind has no name)`,
+        `${file}:20: status_pages/home: sections[0].items[0].monitor names monitors/missing, which no file describes`,
+      ]);
+    }
+    const good = write(
+      "monitoring-good.yaml",
+      `services:\n  - name: wiki\nmonitors:\n  - name: web\n    check_type: http\n    target: services/wiki\n    config:\n      headers:\n        Authorization: \${env:WEB_AUTH}\n`,
+    );
+    expect(readLab(good, schema, { WEB_AUTH: "Bearer t" }).entries[1]!.fields).toEqual({
+      name: "web",
+      check_type: "http",
+      target: "services/wiki",
+      config: { headers: { Authorization: "Bearer t" } },
+    });
+  });
+
+  it("prints an object field's change member by member, a changed secret only as such", () => {
+    const text = formatChanges([
+      {
+        kind: "monitors",
+        key: "web",
+        id: 3,
+        action: "update",
+        fields: {
+          interval_secs: { from: 60, to: 120 },
+          config: {
+            from: { url: "http://a/", password: "********", headers: { Accept: "x" } },
+            to: { url: "http://b/", password: "********", headers: { Accept: "y" } },
+          },
+        },
+      },
+      {
+        kind: "notification_sinks",
+        key: "mail",
+        id: 4,
+        action: "update",
+        fields: { provider_config: { from: { p: "********" }, to: { p: "******** (new)" } } },
+      },
+    ]);
+    expect(text).toBe(
+      "~ monitors/web\n    interval_secs: 60 → 120\n    config.url: http://a/ → http://b/\n    config.headers.Accept: x → y\n~ notification_sinks/mail\n    provider_config.p: ******** → ******** (new)\n",
+    );
   });
 });

@@ -7,6 +7,7 @@ import { FirstRun } from "./auth/first-run.tsx";
 import { takeOAuthCallback } from "./auth/oauth.tsx";
 import { SessionProvider, sessionOf, type Session, useSession } from "./auth/session.tsx";
 import { SignIn } from "./auth/sign-in.tsx";
+import { CliLoginPage } from "./auth/cli-login.tsx";
 import { AgentsPage } from "./agents/agents-page.tsx";
 import { Notice } from "./components/field.tsx";
 import { DiscoveryPage } from "./discovery/discovery-page.tsx";
@@ -62,6 +63,9 @@ export function App() {
       if (data) {
         // The user's language wins over the browser's (null: follow the browser).
         await setLocale(data.locale);
+        // Back to the screen a provider sign-in started from (its callback lands on /).
+        if (callback.returnTo) navigate(callback.returnTo, { replace: true });
+        delete callback.returnTo;
         return setGate({ kind: "ready", session: sessionOf(data, signOut, () => load()) });
       }
       // 401 signed out; before first run there is no user to be (404).
@@ -159,6 +163,7 @@ function Screen() {
   const path = loc.path;
   if (path === "/" || path === "") return <MonitoringOverview />;
   if (path === "/agents") return <AgentsPage />;
+  if (path === "/cli-login") return <CliLoginPage loc={loc} />;
   if (path === "/discovery") return <DiscoveryPage />;
   if (path === "/discovery/profiles") return <ProfilesPage />;
   if (path === "/topology") return <LazyTopology loc={loc} />;

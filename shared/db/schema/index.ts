@@ -24,3 +24,4 @@ export * from "./prefixes.ts";
 export * from "./custom-fields.ts";
 export * from "./config-objects.ts";
 export * from "./cabling.ts";
+export * from "./cli-login.ts";

@@ -14,26 +14,19 @@ import { KIND_BY_KEY } from "../transfer/kinds.ts";
 import { ADMIN_SCOPE, INVENTORY_IMPORT_LOCK } from "../transfer/scope.ts";
 import { ident } from "../transfer/sql-parts.ts";
 import { defineVerb, type VerbScope } from "../verb.ts";
+import { applyApiKinds, checkApiEntry, pruneApiKinds } from "./apply-api-kinds.ts";
+import type { ConfigEntry, FieldChange } from "./config-entry.ts";
+import { API_KIND_BY_KEY, API_KINDS } from "./api-kinds/index.ts";
 import { CONFIG_KIND_BY_KEY, CONFIG_KINDS, type ConfigKind } from "./config-kinds.ts";
 
 type Row = Record<string, unknown>;
-
-export interface ConfigEntry {
-  kind: string;
-  key: string;
-  fields: Row;
-}
+export type { ConfigEntry, FieldChange } from "./config-entry.ts";
 
 export interface ApplyInput {
   owner: string;
   objects: ConfigEntry[];
   prune: boolean;
   dryRun: boolean;
-}
-
-export interface FieldChange {
-  from: unknown;
-  to: unknown;
 }
 
 export interface Change {
@@ -84,9 +77,9 @@ export function checkEntries(objects: ConfigEntry[]): void {
   };
   const keys = new Map<string, number>();
   for (const [i, o] of objects.entries()) {
-    const kind = CONFIG_KIND_BY_KEY.get(o.kind);
+    const kind = CONFIG_KIND_BY_KEY.get(o.kind) ?? API_KIND_BY_KEY.get(o.kind);
     if (!kind) {
-      add(i, "kind", `Unknown kind "${o.kind}"; one of: ${CONFIG_KINDS.map((k) => k.key).join(", ")}.`);
+      add(i, "kind", `Unknown kind "${o.kind}"; one of: ${[...CONFIG_KINDS, ...API_KINDS].map((k) => k.key).join(", ")}.`);
       continue;
     }
     const id = `${o.kind}/${o.key}`;
@@ -95,6 +88,8 @@ export function checkEntries(objects: ConfigEntry[]): void {
     keys.set(id, i);
   }
   for (const [i, o] of objects.entries()) {
+    const apiKind = API_KIND_BY_KEY.get(o.kind);
+    if (apiKind) checkApiEntry(o, apiKind, keys, (field, msg) => add(i, field, msg));
     const kind = CONFIG_KIND_BY_KEY.get(o.kind);
     if (!kind) continue;
     for (const [field, value] of Object.entries(o.fields)) {
@@ -124,7 +119,7 @@ async function ownedIds(s: VerbScope, owner: string): Promise<Map<string, number
     sql`select kind, key, object_id from config_objects where owner = ${owner}`,
   );
   const found = new Map<string, number>();
-  for (const kind of CONFIG_KINDS) {
+  for (const kind of [...CONFIG_KINDS, ...API_KINDS]) {
     const mine = rows.filter((r) => r.kind === kind.key);
     if (mine.length === 0) continue;
     const live = await queryRows<{ id: number }>(
@@ -138,7 +133,7 @@ async function ownedIds(s: VerbScope, owner: string): Promise<Map<string, number
 }
 
 /** Objects of `kind` whose name field is one of `names`: the ones a file entry adopts. */
-async function byName(s: VerbScope, kind: ConfigKind, names: string[]): Promise<Map<string, number[]>> {
+async function byName(s: VerbScope, kind: Pick<ConfigKind, "table" | "nameField">, names: string[]): Promise<Map<string, number[]>> {
   const out = new Map<string, number[]>();
   if (names.length === 0) return out;
   const rows = await queryRows<{ id: number; n: string }>(
@@ -310,7 +305,6 @@ export const applyConfig = defineVerb<ApplyInput, ApplyResult>(
       id,
       action: "delete" as const,
     }));
-    if (prune) changes.push(...pruned);
 
     // 4. Write (or, for the diff, check) through the import; then the ownership rows.
     try {
@@ -321,16 +315,20 @@ export const applyConfig = defineVerb<ApplyInput, ApplyResult>(
           d.conflicts.map((c) => ({ loc: ["body", "data", kind, c.index], msg: `${kind} ${String(c.id)}: ${c.reason}`, type: "conflict" })),
         );
         if (conflicts.length > 0) throw ApiError.validation(conflicts);
-      } else {
-        await importRows(s, data);
-        if (prune)
-          for (const kind of [...CONFIG_KINDS].reverse()) {
-            const mine = pruned.filter((p) => p.kind === kind.key).map((p) => p.id!);
-            if (mine.length > 0) await s.tx.execute(sql`delete from ${ident(kind.table)} where id in ${idList(mine)}`);
-          }
-      }
+      } else await importRows(s, data);
     } catch (err) {
       throw inTermsOfKeys(err, rowKeys, idKeys);
+    }
+    // 5. The API kinds (monitors, sinks, routes, status pages) through their own verbs, once the
+    // inventory they name exists; pruned before the inventory they may name is.
+    changes.push(...(await applyApiKinds(s, objects, owned, (kind, names) => byName(s, kind, names), { ids, idKeys }, dryRun)));
+    if (prune) changes.push(...pruned);
+    if (prune && !dryRun) {
+      await pruneApiKinds(s, pruned);
+      for (const kind of [...CONFIG_KINDS].reverse()) {
+        const mine = pruned.filter((p) => p.kind === kind.key).map((p) => p.id!);
+        if (mine.length > 0) await s.tx.execute(sql`delete from ${ident(kind.table)} where id in ${idList(mine)}`);
+      }
     }
     if (!dryRun) {
       const entries = objects.map((o) => ({ owner, kind: o.kind, key: o.key, object_id: ids.get(`${o.kind}/${o.key}`)! }));

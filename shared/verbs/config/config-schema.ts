@@ -3,6 +3,7 @@
 // keys, its links as lists of keys, and nothing else (additionalProperties: false), so an editor with a
 // YAML language server flags an unknown kind or field where it is typed.
 import { toJsonSchema } from "@valibot/to-json-schema";
+import { API_KINDS } from "./api-kinds/index.ts";
 import { CONFIG_KINDS, SECRET_FIELD } from "./config-kinds.ts";
 
 type JsonSchema = Record<string, unknown>;
@@ -33,6 +34,26 @@ export function configSchema(): JsonSchema {
       type: "array",
       "x-name-field": kind.nameField,
       items: { type: "object", properties, additionalProperties: false },
+    };
+  }
+  // The API kinds (docs/adr/0507) describe their own fields; x-ref-any names `<kind>/<key>` values and
+  // x-secret-names the members of an object whose names mark secrets (an http monitor's Authorization).
+  for (const kind of API_KINDS) {
+    const key = {
+      type: "string",
+      minLength: 1,
+      maxLength: 200,
+      description: kind.nameField ? `The entry's stable key; default: its ${kind.nameField}.` : "The entry's stable key (required).",
+    };
+    kinds[kind.key] = {
+      type: "array",
+      "x-name-field": kind.nameField,
+      items: {
+        type: "object",
+        properties: { key, ...kind.schema },
+        additionalProperties: false,
+        ...(kind.nameField ? {} : { required: ["key"] }),
+      },
     };
   }
   return {

@@ -9,6 +9,8 @@ import { ADMIN_SCOPE } from "../transfer/scope.ts";
 import { ident } from "../transfer/sql-parts.ts";
 import { KIND_BY_KEY } from "../transfer/kinds.ts";
 import { defineRead } from "../verb.ts";
+import { mapSecrets } from "./api-kind.ts";
+import { API_KINDS } from "./api-kinds/index.ts";
 import { withoutNulls } from "./apply-config.ts";
 import { CONFIG_KINDS } from "./config-kinds.ts";
 
@@ -41,6 +43,22 @@ export const exportConfig = defineRead<{ owner: string }, Record<string, unknown
       ),
     );
   }
+  // The API kinds' keys too, before any entry is written: a route names a sink, a page a monitor.
+  for (const kind of API_KINDS) {
+    const rows = await queryRows<{ id: number; n: string | null }>(
+      db,
+      kind.nameField
+        ? sql`select id, ${ident(kind.nameField)}::text as n from ${ident(kind.table)} order by id`
+        : sql`select id, null::text as n from ${ident(kind.table)} order by id`,
+    );
+    const mine = new Map(recorded.filter((r) => r.kind === kind.key).map((r) => [Number(r.object_id), r.key]));
+    const count = new Map<string, number>();
+    for (const r of rows) if (r.n !== null) count.set(r.n, (count.get(r.n) ?? 0) + 1);
+    const fallback = (r: { id: number; n: string | null }) =>
+      r.n === null ? `${kind.key.replace(/s$/, "")}-${r.id}` : (count.get(r.n) ?? 0) > 1 ? `${r.n}#${r.id}` : r.n;
+    keys.set(kind.key, new Map(rows.map((r) => [Number(r.id), mine.get(Number(r.id)) ?? fallback(r)])));
+  }
+  const keyOf = (kind: string, id: number) => keys.get(kind)?.get(id) ?? `#${id}`;
   const doc: Record<string, unknown> = { owner };
   for (const kind of CONFIG_KINDS) {
     const rows = rowsByKind.get(kind.key) ?? [];
@@ -78,5 +96,31 @@ export const exportConfig = defineRead<{ owner: string }, Record<string, unknown
       return entry;
     });
   }
+  for (const kind of API_KINDS) {
+    const entryKeys = keys.get(kind.key)!;
+    if (entryKeys.size === 0) continue;
+    // Secrets are never exported: each one set is a ${env:NAME} placeholder to fill in before applying.
+    const views = await kind.read(ctx, [...entryKeys.keys()], keyOf, false);
+    doc[kind.key] = [...entryKeys].flatMap(([id, key]) => {
+      const view = views.get(id);
+      if (!view) return [];
+      const entry: Row = {};
+      if (!kind.nameField || key !== String(view[kind.nameField])) entry.key = key;
+      for (const [field, value] of Object.entries(view)) {
+        if (value === null || value === undefined || (Array.isArray(value) && value.length === 0)) continue;
+        entry[field] = withoutNulls(mapSecrets(kind, field, value, (path) => `\${env:${envName(kind.key, key, path)}}`));
+      }
+      return [entry];
+    });
+  }
   return doc;
 });
+
+/** The placeholder variable of a secret: kind, key and path, upper-case, other characters as `_`. */
+function envName(kind: string, key: string, path: string[]): string {
+  return [kind, key, ...path.filter((p) => p !== "config" && p !== "provider_config")]
+    .join("_")
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "");
+}

@@ -3,7 +3,8 @@
 // rules, and the 60-second one-time code GET /auth/exchange turns into a session token.
 import { and, eq, lt, sql } from "drizzle-orm";
 import { timingSafeEqualString } from "../../auth/constant-time.ts";
-import { bytesToBase64Url, bytesToHex, utf8Bytes } from "../../auth/encoding.ts";
+import { bytesToBase64Url } from "../../auth/encoding.ts";
+import { pkceChallenge, sha256Hex } from "../../auth/sha256.ts";
 import { authExchangeCodes, invites, oauthIdentities, oauthStates, sessions, users } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { AUDIENCE, signToken } from "../../identity/tokens.ts";
@@ -24,10 +25,6 @@ import { outboundOf, vaultOf } from "../verb-context.ts";
 export const STATE_TTL_MS = 10 * 60_000;
 const CODE_TTL_MS = 60_000;
 const MFA_TOKEN_SECONDS = 300;
-
-async function sha256Hex(text: string): Promise<string> {
-  return bytesToHex(new Uint8Array(await crypto.subtle.digest("SHA-256", utf8Bytes(text))));
-}
 
 const randomText = (s: Pick<VerbScope["ctx"], "random">) => bytesToBase64Url(s.random.bytes(32));
 
@@ -76,7 +73,7 @@ async function prepareBegin(
   const provider = await loadProvider(ctx.db, { outbound: outboundOf(ctx), vault: vaultOf(ctx) }, input.name, input.via);
   const redirectUri = await callbackUrl(ctx.db, input.publicUrl, input.name, routeOf(provider.config));
   const [state, nonce, codeVerifier] = [randomText(ctx), randomText(ctx), randomText(ctx)];
-  const challenge = bytesToBase64Url(new Uint8Array(await crypto.subtle.digest("SHA-256", utf8Bytes(codeVerifier))));
+  const challenge = await pkceChallenge(codeVerifier);
   const url = await authorizationUrl(provider, { state, nonce, codeChallenge: challenge, redirectUri });
   const now = ctx.clock.now();
   return {

@@ -6,6 +6,7 @@ import {
   type Family,
   familyHeader,
   formatValue,
+  pageText,
   sampleLine,
   sampleLinesOverLast,
 } from "../../../shared/metrics/exposition.ts";
@@ -105,5 +106,17 @@ describe("sampleLinesOverLast", () => {
 
   it("refuses a label count that does not match the family", () => {
     expect(() => sampleLinesOverLast(labelled, [], [["x", 1]])).toThrow(/takes 2 label values/);
+  });
+});
+
+describe("pageText", () => {
+  it("writes each row's lines in row order, and nothing for no rows", () => {
+    const rows = [
+      { name: "a", v: 1 },
+      { name: "b", v: 2 },
+    ];
+    const line = (r: (typeof rows)[number]) => sampleLine(labelled, [r.name, "k"], r.v);
+    expect(pageText(rows, line)).toBe(rows.map(line).join(""));
+    expect(pageText([], line)).toBe("");
   });
 });

@@ -1764,6 +1764,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/cli-login/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a CLI's browser sign-in: a one-time code for the CLI's loopback listener (console session only)
+         * @description The code is valid for 60 seconds, once, for the given PKCE challenge and redirect URI; it becomes an API token with the label, scopes (default: your own) and expiry given here. The answer names where to send the browser.
+         */
+        post: operations["postApiV1AuthCliLoginApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/cli-login/deny": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deny a CLI's browser sign-in: where to send the browser back with error=access_denied */
+        post: operations["postApiV1AuthCliLoginDeny"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/cli-login/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange a CLI sign-in code and its PKCE verifier for a new API token (shown once)
+         * @description Each code is tried once: a wrong verifier or redirect URI, an expired or unknown code are 400 with "error": "invalid_grant" and audited; a second use also revokes the token the first one issued.
+         */
+        post: operations["postApiV1AuthCliLoginToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/demo": {
         parameters: {
             query?: never;
@@ -3317,11 +3374,11 @@ export interface paths {
         put?: never;
         /**
          * Apply a lab file's objects in one transaction (or answer the diff with dry_run)
-         * @description Each entry {kind, key, fields} is found by its key: the owner's recorded objects first, else the one object of its kind with that name (adopted), else it is created. Fields are laid over the stored object; references (`site: <key>`) and links (`depends_on: [<key>]`) name other entries by key. The rows that differ are written by the inventory import (its validation, reference, uniqueness and constraint checks): any refusal is a 422 naming the entry and nothing is changed. A second apply of the same objects changes nothing.
+         * @description Each entry {kind, key, fields} is found by its key: the owner's recorded objects first, else the one object of its kind with that name (adopted), else it is created. Fields are laid over the stored object; references (`site: <key>`) and links (`depends_on: [<key>]`) name other entries by key. The inventory rows that differ are written by the inventory import (its validation, reference, uniqueness and constraint checks); monitors, notification_sinks, alert_routes and status_pages through their own create, patch and delete verbs (the same checks, secrets sealed in the vault and never answered: a diff masks them) in the same transaction. Any refusal is a 422 naming the entry and nothing is changed. A second apply of the same objects changes nothing.
          *
          *     prune=true also deletes the owner's recorded objects the request no longer names (never an object the owner did not create or adopt). 200 with every entry's action (create, update with the changed fields, delete, unchanged).
          *
-         *     dry_run=true: the same path in a savepoint that is always rolled back; applied false.
+         *     dry_run=true: nothing is written: the inventory rows are checked by the import's dry run, the monitoring objects against the API's create and patch rules; applied false.
          *
          *     Needs scope `admin:*`.
          */
@@ -3346,6 +3403,28 @@ export interface paths {
          *     Needs scope `admin:*`.
          */
         get: operations["getApiV1ConfigExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/config/objects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which lab file (owner) made or adopted each object, under which key
+         * @description The ownership rows apply records: filter by kind (a lab file kind: hardware, services, monitors, ...), owner and object_id. An object listed here is overwritten by the next apply of its owner's file and deleted by one with prune that no longer names it.
+         *
+         *     Needs scope `admin:*`.
+         */
+        get: operations["getApiV1ConfigObjects"];
         put?: never;
         post?: never;
         delete?: never;
@@ -16911,6 +16990,140 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    postApiV1AuthCliLoginApprove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What the CLI says it is, shown to the user; not verified. */
+                    client_name: string;
+                    /** @description PKCE: base64url(SHA-256(code_verifier)), RFC 7636. */
+                    code_challenge: string;
+                    /** @enum {string} */
+                    code_challenge_method: "S256";
+                    /** Format: date-time */
+                    expires_at?: string;
+                    expires_in_days?: number;
+                    label: string;
+                    /** @description Where the browser goes back to: http://127.0.0.1:<port>/... or http://[::1]:<port>/... only. */
+                    redirect_uri: string;
+                    scopes?: string[];
+                    /** @description The CLI's own value, handed back unchanged. */
+                    state: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The loopback URI with code and state (or error=access_denied and state). */
+                        redirect_to: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1AuthCliLoginDeny: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What the CLI says it is, shown to the user; not verified. */
+                    client_name: string;
+                    /** @description Where the browser goes back to: http://127.0.0.1:<port>/... or http://[::1]:<port>/... only. */
+                    redirect_uri: string;
+                    /** @description The CLI's own value, handed back unchanged. */
+                    state: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The loopback URI with code and state (or error=access_denied and state). */
+                        redirect_to: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1AuthCliLoginToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                    code_verifier: string;
+                    redirect_uri: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        expires_at: string | null;
+                        id: number;
+                        label: string;
+                        prefix: string;
+                        scopes: string[];
+                        /** @description The plaintext token: shown in this answer only. */
+                        token: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     postApiV1AuthDemo: {
         parameters: {
             query?: never;
@@ -20850,6 +21063,55 @@ export interface operations {
                 content: {
                     "application/json": {
                         [key: string]: unknown;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1ConfigObjects: {
+        parameters: {
+            query?: {
+                direction?: "asc" | "desc";
+                kind?: string;
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
+                limit?: string;
+                object_id?: string;
+                offset?: string;
+                owner?: string;
+                q?: string;
+                sort?: "key" | "owner" | "kind" | "updated_at";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        direction: "asc" | "desc";
+                        items: {
+                            key: string;
+                            kind: string;
+                            object_id: number;
+                            owner: string;
+                            updated_at: string;
+                        }[];
+                        limit: number;
+                        offset: number;
+                        sort: string;
+                        total: number;
                     };
                 };
             };

@@ -10,6 +10,32 @@ export interface Callback {
   mfaToken?: string;
   bootstrapCode?: string;
   provider?: string;
+  /** The screen the provider sign-in started from (the callback always comes back to /). */
+  returnTo?: string;
+}
+
+// Per tab, so another tab's sign-in never sends this one anywhere; as long as a provider sign-in may
+// take (the server's state lives 10 minutes), so an abandoned one is not followed later.
+const RETURN_KEY = "svc_sign_in_from";
+const RETURN_TTL_MS = 10 * 60_000;
+
+/** Remembers the screen a provider sign-in starts from (an approval page of `lab login --browser`). */
+function rememberScreen(): void {
+  if (location.pathname === "/") sessionStorage.removeItem(RETURN_KEY);
+  else sessionStorage.setItem(RETURN_KEY, JSON.stringify({ path: `${location.pathname}${location.search}`, at: Date.now() }));
+}
+
+/** The remembered screen, once: only a recent one, and only a path of this origin ("/x", never "//host" or "/\\host"). */
+function takeRememberedScreen(): string | undefined {
+  const stored = sessionStorage.getItem(RETURN_KEY);
+  sessionStorage.removeItem(RETURN_KEY);
+  try {
+    const { path, at } = JSON.parse(stored ?? "null") as { path?: unknown; at?: unknown };
+    const recent = typeof at === "number" && Date.now() - at < RETURN_TTL_MS;
+    return recent && typeof path === "string" && /^\/(?![/\\])/.test(path) ? path : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Reads and removes the callback's parameters from the address bar (a reload must not replay them). */
@@ -24,6 +50,8 @@ export function takeOAuthCallback(): Callback {
   const provider = q.get("provider");
   if (provider) out.provider = provider;
   if (!code && !mfa) return out;
+  const returnTo = out.bootstrapCode ? undefined : takeRememberedScreen();
+  if (returnTo) out.returnTo = returnTo;
   for (const k of ["cb_auth_code", "cb_mfa_token", "bootstrap", "provider"]) q.delete(k);
   history.replaceState(null, "", url.pathname === "/oobe" ? `/${url.search}` : `${url.pathname}${url.search}`);
   return out;
@@ -42,6 +70,7 @@ export function OAuthButtons({ action }: { action: "signIn" | "setUp" }) {
         <a
           key={p.name}
           class="button"
+          onClick={action === "signIn" ? rememberScreen : undefined}
           href={
             p.type === "oidc" ? `/api/v1/auth/oauth/oidc/${encodeURIComponent(p.name)}` : `/api/v1/auth/oauth/${encodeURIComponent(p.name)}`
           }

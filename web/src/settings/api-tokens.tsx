@@ -7,16 +7,13 @@ import { useSubmit } from "../auth/use-submit.ts";
 import { Notice, TextInput } from "../components/field.tsx";
 import { Status } from "../components/status.tsx";
 import { useLoad } from "../use-load.ts";
+import { ScopeChoices } from "./scope-choices.tsx";
 import { Table } from "./table.tsx";
 import { LoadError } from "./load-error.tsx";
 import { RelativeTime } from "../components/time.tsx";
 import { useT } from "../i18n/use-t.ts";
 
 type Created = paths["/api/v1/auth/api-token"]["post"]["responses"][201]["content"]["application/json"];
-
-// The wide scopes, and the two narrow ones a service-discovery token is made for (docs/service-discovery.md):
-// a Prometheus or Ansible token that can read nothing else.
-const SCOPE_CHOICES = ["read:*", "write:*", "delete:*", "admin:*", "read:prometheus-sd", "read:ansible-inventory"] as const;
 
 export function ApiTokensSection() {
   const t = useT();
@@ -45,7 +42,6 @@ export function ApiTokensSection() {
       tokens.reload();
     });
   };
-  const toggleScope = (scope: string, on: boolean) => setScopes((old) => (on ? [...old, scope] : old.filter((s) => s !== scope)));
 
   return (
     <>
@@ -68,24 +64,7 @@ export function ApiTokensSection() {
           hint={t("settings:tokens.days.hint")}
           onValue={setDays}
         />
-        <fieldset class="scopes">
-          <legend>{t("settings:tokens.scopes")}</legend>
-          {SCOPE_CHOICES.filter((s) => session.can(s)).map((s) => (
-            <label key={s} class="check">
-              <input
-                type="checkbox"
-                checked={scopes.includes(s)}
-                onChange={(e) => toggleScope(s, (e.currentTarget as HTMLInputElement).checked)}
-              />{" "}
-              <code>{s}</code>
-            </label>
-          ))}
-          {create.fields.scopes && (
-            <small class="field-error" role="alert">
-              {create.fields.scopes}
-            </small>
-          )}
-        </fieldset>
+        <ScopeChoices scopes={scopes} onChange={setScopes} error={create.fields.scopes} />
         <Notice kind="error">{create.error}</Notice>
         <button type="submit" class="primary" disabled={create.busy}>
           {t("settings:tokens.create")}
