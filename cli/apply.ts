@@ -2,10 +2,10 @@
 // POST /config/apply, which applies it in one transaction (or, for the diff, answers what it would
 // do). A refusal prints every refused object with its file, line and reason.
 import { writeFileSync } from "node:fs";
-import { stringify } from "yaml";
 import { CliError } from "./exit.ts";
 import { type LabEntry, type LabSchema, readLab } from "./lab-file.ts";
 import { type OutputOptions, printObject } from "./output.ts";
+import { yaml } from "./yaml.ts";
 import type { Session } from "./session.ts";
 
 const out = (text: string) => process.stdout.write(text);
@@ -112,7 +112,7 @@ export async function applyCommand(session: Session, opts: OutputOptions & { fil
 /** `lab export -o yaml`: the inventory as a lab file (GET /config/export). */
 export async function exportLabCommand(session: Session, opts: { file?: string; owner?: string }): Promise<void> {
   const { body } = await session.client.get("config/export", opts.owner ? { owner: opts.owner } : undefined);
-  const text = `# yaml-language-server: $schema=${session.client.url("/api/v1/config/schema.json")}\n${stringify(body)}`;
+  const text = `# yaml-language-server: $schema=${session.client.url("/api/v1/config/schema.json")}\n${yaml().stringify(body)}`;
   if (!opts.file || opts.file === "-") out(text);
   else writeFileSync(opts.file, text);
 }

@@ -1,6 +1,7 @@
 // The CLI's only way to the server: its public HTTP API with an API token (Authorization: Bearer).
 // Every answer of 400 or more becomes a CliError whose message is one line: the status, the API's
 // `detail`, and for a 422 the names of the fields it refused (docs/cli.md, "Errors").
+import type { IncomingMessage } from "node:http";
 import { CliError, EXIT, exitForStatus } from "./exit.ts";
 
 export interface RequestOptions {
@@ -77,6 +78,67 @@ export class ApiClient {
     }
   }
 
+  /**
+   * A read refused by the rate limit is repeated once the server's Retry-After has passed; a write never
+   * is, and neither is a wait over a minute. Answers whether it waited (the caller asks again).
+   */
+  async #waitedForLimit(method: string, status: number, retryAfter: string | null | undefined, waits: number): Promise<boolean> {
+    if (status !== 429 || method !== "GET" || waits >= 5) return false;
+    const after = Number(retryAfter);
+    if (!Number.isFinite(after) || after > 60) return false;
+    process.stderr.write(`lab: rate limited by the server; waiting ${after} s (Retry-After)\n`);
+    await new Promise((r) => setTimeout(r, Math.max(1, after) * 1000));
+    return true;
+  }
+
+  async #fetchRetrying(method: string, path: string, init: RequestInit & { query?: RequestOptions["query"] }): Promise<Response> {
+    for (let waits = 0; ; waits++) {
+      const res = await this.fetch(path, { ...init, method });
+      if (res.status !== 429 || !(await this.#waitedForLimit(method, res.status, res.headers.get("retry-after"), waits))) return res;
+      await res.body?.cancel();
+    }
+  }
+
+  /**
+   * A GET whose answer is read as it arrives (a list as NDJSON), as text chunks; a refusal is thrown as by
+   * request(). Over node:http, not fetch: loading fetch's HTTP client costs ~45 ms of CPU, which a
+   * `lab list` would pay before its first line (docs/adr/0503).
+   */
+  async stream(path: string, accept: string, query?: RequestOptions["query"]): Promise<IncomingMessage> {
+    const url = new URL(this.url(path, query));
+    const headers: Record<string, string> = { accept, "user-agent": "lab-cli" };
+    if (this.#token) headers.authorization = `Bearer ${this.#token}`;
+    for (let waits = 0; ; waits++) {
+      const res = await new Promise<IncomingMessage>((resolve, reject) => {
+        const { request } = process.getBuiltinModule(url.protocol === "https:" ? "node:https" : "node:http") as typeof import("node:http");
+        request(url, { headers }, resolve)
+          .on("error", (e: NodeJS.ErrnoException) =>
+            reject(new CliError(`cannot reach ${this.baseUrl}: ${e.code ?? e.message}`, EXIT.network)),
+          )
+          .end();
+      });
+      const status = res.statusCode ?? 0;
+      if (status < 400) {
+        res.setEncoding("utf8");
+        return res;
+      }
+      const retryAfter = res.headers["retry-after"];
+      if (await this.#waitedForLimit("GET", status, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, waits)) {
+        res.destroy();
+        continue;
+      }
+      let text = "";
+      for await (const chunk of res) text += String(chunk);
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // Not JSON: the text is the detail.
+      }
+      throw new CliError(describeError(status, body), exitForStatus(status), status, body);
+    }
+  }
+
   async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<Answer<T>> {
     const headers: Record<string, string> = { accept: "application/json", ...opts.headers };
     let body: BodyInit | undefined;
@@ -87,28 +149,12 @@ export class ApiClient {
       headers["content-type"] = "application/json";
       body = JSON.stringify(opts.body);
     }
-    let res = await this.fetch(path, {
-      method,
+    const res = await this.#fetchRetrying(method, path, {
       headers,
       ...(body === undefined ? {} : { body }),
       ...(opts.query ? { query: opts.query } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
-    // A read refused by the rate limit is repeated once the server's Retry-After has passed (a long list
-    // is many pages); a write never is, and neither is a wait over a minute.
-    for (let waits = 0; res.status === 429 && method === "GET" && waits < 5; waits++) {
-      const after = Number(res.headers.get("retry-after"));
-      if (!Number.isFinite(after) || after > 60) break;
-      await res.body?.cancel();
-      process.stderr.write(`lab: rate limited by the server; waiting ${after} s (Retry-After)\n`);
-      await new Promise((r) => setTimeout(r, Math.max(1, after) * 1000));
-      res = await this.fetch(path, {
-        method,
-        headers,
-        ...(opts.query ? { query: opts.query } : {}),
-        ...(opts.signal ? { signal: opts.signal } : {}),
-      });
-    }
     const text = await res.text();
     let parsed: unknown = text;
     if ((res.headers.get("content-type") ?? "").includes("json") && text) {

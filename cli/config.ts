@@ -1,11 +1,13 @@
 // Where the CLI keeps its servers (contexts): one YAML file, $XDG_CONFIG_HOME/lab/config.yaml (or
 // ~/.config/lab/config.yaml), written with mode 0600 in a 0700 directory because it holds API tokens.
 // LAB_CONFIG names another file; LAB_URL + LAB_TOKEN (or --context / LAB_CONTEXT) override the choice.
+// The CLI writes it as JSON, which is YAML too: every command reads it, and JSON.parse spares a command
+// loading the YAML library (docs/adr/0503); a file edited by hand in YAML's own syntax is read as YAML.
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { parse, stringify } from "yaml";
 import { CliError, EXIT, usageError } from "./exit.ts";
+import { yaml } from "./yaml.ts";
 
 export interface Context {
   url: string;
@@ -33,9 +35,15 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
 
 export function readConfig(path = configPath()): ConfigFile {
   if (!existsSync(path)) return { contexts: {} };
+  const text = readFileSync(path, "utf8");
   let doc: unknown;
   try {
-    doc = parse(readFileSync(path, "utf8"));
+    doc = JSON.parse(text);
+  } catch {
+    doc = undefined;
+  }
+  try {
+    doc ??= yaml().parse(text);
   } catch (e) {
     throw new CliError(`${path}: not valid YAML (${(e as Error).message.split("\n")[0]})`, EXIT.usage);
   }
@@ -47,7 +55,7 @@ export function readConfig(path = configPath()): ConfigFile {
 export function writeConfig(config: ConfigFile, path = configPath()): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, stringify(config), { mode: 0o600 });
+  writeFileSync(temp, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
   chmodSync(temp, 0o600);
   renameSync(temp, path);
 }

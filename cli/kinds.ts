@@ -2,7 +2,7 @@
 // a kind is a collection path under /api/v1 whose GET answers the list envelope ({items, total, ...});
 // its item path is the same path plus one `{param}` segment. Every generic command (get, list,
 // describe, create, edit, delete) reads this table, so a kind the server gains is a kind the CLI has.
-// Pure: no I/O (the document is fetched and cached by openapi-cache.ts).
+// Pure: no I/O (the document is fetched, and the table cached, by session.ts).
 
 type Schema = Record<string, unknown>;
 
@@ -24,6 +24,11 @@ export interface Kind {
   /** The item path, e.g. /api/v1/hardware/{hardware_id}. */
   itemPath?: string;
   list: Operation;
+  /**
+   * The list also answers NDJSON (its 200 response has application/x-ndjson): every row in one streamed
+   * request (docs/adr/0503) rather than page after page.
+   */
+  streams: boolean;
   /** The list's query parameters other than paging and sorting (its filters). */
   filters: string[];
   sorts: string[];
@@ -116,6 +121,11 @@ function listItemSchema(doc: OpenApiDoc, op: { responses?: unknown }): Record<st
   return propertiesOf(doc, resolve(doc, items.items));
 }
 
+function streamsNdjson(op: { responses?: unknown }): boolean {
+  const ok = (op.responses as Record<string, { content?: Record<string, unknown> }> | undefined)?.["200"];
+  return ok?.content?.["application/x-ndjson"] !== undefined;
+}
+
 function operation(doc: OpenApiDoc, path: string, method: string): Operation | undefined {
   const op = doc.paths[path]?.[method];
   if (!op) return undefined;
@@ -155,6 +165,7 @@ export function deriveKinds(doc: OpenApiDoc): Kind[] {
       path,
       ...(itemPath ? { itemPath } : {}),
       list: operation(doc, path, "get")!,
+      streams: streamsNdjson(methods.get),
       filters: params.map((p) => p.name).filter((n) => !PAGING.has(n)),
       sorts: Array.isArray(sortParam?.enum) ? (sortParam.enum as string[]) : [],
       ...(create ? { create } : {}),

@@ -5,8 +5,9 @@
 // literal value in a secret field. Secrets are `${env:NAME}` and are filled in from the environment.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { isMap, isScalar, isSeq, LineCounter, type Node, type Pair, parseDocument, type YAMLMap } from "yaml";
+import type { Node, Pair, YAMLMap } from "yaml";
 import { CliError, EXIT } from "./exit.ts";
+import { yaml } from "./yaml.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -88,6 +89,7 @@ export function readLab(path: string, schema: LabSchema, env: NodeJS.ProcessEnv 
   const problems: string[] = [];
   const entries: LabEntry[] = [];
   let owner: string | undefined;
+  const { isMap, isScalar, isSeq, LineCounter, parseDocument } = yaml();
   for (const file of labFiles(path)) {
     const counter = new LineCounter();
     const doc = parseDocument(readFileSync(file, "utf8"), { lineCounter: counter, uniqueKeys: true });

@@ -1,5 +1,5 @@
 // The `lab` command line (docs/cli.md): a client of the public HTTP API with an API token, built on
-// commander. bin/lab.ts runs it. Every failure ends here: one line on stderr and the exit code of
+// commander. bin/lab.mjs runs it. Every failure ends here: one line on stderr and the exit code of
 // exit.ts (2 usage, 3 refused by the server, 4 server error, 5 network).
 import { Command, CommanderError, Option } from "commander";
 import { applyCommand, diffCommand, exportLabCommand } from "./apply.ts";

@@ -1,9 +1,10 @@
 // How answers are printed: a table fitted to the terminal (the kind's columns; -o wide: every scalar
-// field), -o json, -o yaml, or --jq field selection. A list is printed page by page as it arrives, so the
-// first line of a long list appears after the first page, not after the last.
-import { stringify } from "yaml";
+// field), -o json, -o yaml, or --jq field selection. A list is printed chunk by chunk as it arrives, so the
+// first line of a long list appears after the first chunk, not after the last; a table's columns are
+// fitted to its first FIT_ROWS rows (or all of them, when fewer) and kept.
 import { usageError } from "./exit.ts";
 import { formatSelected, parsePath, select } from "./select.ts";
+import { yaml } from "./yaml.ts";
 
 export type Format = "table" | "wide" | "json" | "yaml" | "name";
 export const FORMATS: Format[] = ["table", "wide", "json", "yaml", "name"];
@@ -55,9 +56,14 @@ function line(values: unknown[], widths: number[]): string {
     .trimEnd();
 }
 
-/** Prints a stream of objects (pages of a list) in one format. */
+/** How many rows a table's column widths are fitted to before its first line is printed. */
+export const FIT_ROWS = 100;
+
+/** Prints a stream of objects (chunks of a list) in one format. */
 export class ListPrinter {
   private widths: number[] | undefined;
+  /** A table's first rows, held until there are FIT_ROWS of them to fit the columns to. */
+  private held: unknown[][] = [];
   private count = 0;
   private readonly format: Format;
   private readonly paths;
@@ -75,40 +81,49 @@ export class ListPrinter {
     this.paths = opts.jq ? parsePath(opts.jq) : undefined;
   }
 
+  /** Prints a chunk of the list, in one write (a long list is many chunks, not many thousand writes). */
   page(items: Record<string, unknown>[]): void {
+    let text = "";
     if (this.paths) {
-      for (const item of items) for (const v of select(item, this.paths)) this.write(`${formatSelected(v)}\n`);
+      for (const item of items) for (const v of select(item, this.paths)) text += `${formatSelected(v)}\n`;
     } else if (this.format === "json") {
-      for (const item of items) {
-        this.write(`${this.count === 0 ? "[\n" : ",\n"}  ${JSON.stringify(item)}`);
-        this.count++;
-      }
-      return;
+      for (const [i, item] of items.entries()) text += `${this.count + i === 0 ? "[\n" : ",\n"}  ${JSON.stringify(item)}`;
     } else if (this.format === "yaml") {
-      if (items.length > 0) this.write(stringify(items));
+      if (items.length > 0) text = yaml().stringify(items);
     } else if (this.format === "name") {
-      for (const item of items) this.write(`${cell(item[this.nameField ?? "id"] ?? item.id)}\n`);
+      for (const item of items) text += `${cell(item[this.nameField ?? "id"] ?? item.id)}\n`;
     } else {
       const rows = items.map((item) => this.columns.map((c) => item[c]));
-      if (!this.widths) {
-        this.widths = fitWidths(this.columns, rows, this.format === "wide" ? undefined : this.terminalWidth);
-        this.write(
-          `${line(
-            this.columns.map((c) => c.toUpperCase()),
-            this.widths,
-          )}\n`,
-        );
+      if (this.widths) for (const r of rows) text += `${line(r, this.widths)}\n`;
+      else {
+        this.held.push(...rows);
+        if (this.held.length >= FIT_ROWS) this.flushTable();
       }
-      for (const r of rows) this.write(`${line(r, this.widths)}\n`);
     }
+    if (text) this.write(text);
     this.count += items.length;
+  }
+
+  /** Fits the columns to the rows held, prints the header and them. */
+  private flushTable(): void {
+    this.widths = fitWidths(this.columns, this.held, this.format === "wide" ? undefined : this.terminalWidth);
+    let text = `${line(
+      this.columns.map((c) => c.toUpperCase()),
+      this.widths,
+    )}\n`;
+    for (const r of this.held) text += `${line(r, this.widths)}\n`;
+    this.held = [];
+    this.write(text);
   }
 
   end(): void {
     if (this.paths) return;
     if (this.format === "json") this.write(this.count === 0 ? "[]\n" : "\n]\n");
     else if (this.format === "yaml" && this.count === 0) this.write("[]\n");
-    else if ((this.format === "table" || this.format === "wide") && !this.widths) this.write("No objects.\n");
+    else if ((this.format === "table" || this.format === "wide") && !this.widths) {
+      if (this.held.length > 0) this.flushTable();
+      else this.write("No objects.\n");
+    }
   }
 }
 
@@ -120,5 +135,5 @@ export function printObject(write: Write, value: unknown, opts: OutputOptions): 
   }
   const format = formatOf(opts);
   if (format === "json") write(`${JSON.stringify(value, null, 2)}\n`);
-  else write(stringify(value));
+  else write(yaml().stringify(value));
 }

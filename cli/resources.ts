@@ -6,16 +6,17 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseAllDocuments, stringify } from "yaml";
 import { CliError, EXIT, usageError } from "./exit.ts";
 import { itemUrl, type Kind } from "./kinds.ts";
 import { ListPrinter, type OutputOptions, printObject } from "./output.ts";
 import { confirm } from "./prompt.ts";
 import type { Session } from "./session.ts";
+import { yaml } from "./yaml.ts";
 
 type Obj = Record<string, unknown>;
 const out = (text: string) => process.stdout.write(text);
 const PAGE = 100;
+const NDJSON = "application/x-ndjson";
 
 export interface ListOptions extends OutputOptions {
   filter?: string[];
@@ -45,13 +46,21 @@ function filtersOf(kind: Kind, opts: ListOptions): Record<string, string> {
   return query;
 }
 
-/** Every object of a list, page by page (100 each), up to `max`. */
+/**
+ * Every object of a list, up to `max`, in chunks as they arrive: from one streamed request when the kind's
+ * list answers NDJSON (docs/adr/0503), else page by page (100 each, each page a request against the
+ * server's rate limit).
+ */
 export async function* pages(
   session: Session,
   kind: Kind,
   query: Record<string, string>,
   max = Number.POSITIVE_INFINITY,
 ): AsyncGenerator<Obj[]> {
+  if (kind.streams) {
+    yield* streamedRows(session, kind, query, max);
+    return;
+  }
   let offset = 0;
   while (offset < max) {
     const limit = Math.min(PAGE, max - offset);
@@ -59,6 +68,37 @@ export async function* pages(
     yield body.items;
     offset += body.items.length;
     if (body.items.length < limit || offset >= body.total) return;
+  }
+}
+
+/** The rows of an NDJSON list, as many as each read of the body completes; stops reading after `max`. */
+async function* streamedRows(session: Session, kind: Kind, query: Record<string, string>, max: number): AsyncGenerator<Obj[]> {
+  const res = await session.client.stream(kind.path, NDJSON, query);
+  let rest = "";
+  let count = 0;
+  try {
+    const chunks = res[Symbol.asyncIterator]();
+    for (;;) {
+      let read: IteratorResult<string>;
+      try {
+        read = await chunks.next();
+      } catch (e) {
+        // The server cuts the response off on an error after the first line: the list is not whole.
+        throw new CliError(`the list from ${session.client.baseUrl} broke off after ${count} rows: ${(e as Error).message}`, EXIT.network);
+      }
+      if (read.done) break;
+      const lines = (rest + read.value).split("\n");
+      rest = lines.pop()!;
+      const items = lines.slice(0, max - count).map((l) => JSON.parse(l) as Obj);
+      count += items.length;
+      if (items.length > 0) yield items;
+      if (count >= max) return;
+    }
+    // Without HTTP's final chunk the server did not finish the list, even when the cut fell between lines.
+    if (!res.complete || rest.trim() !== "")
+      throw new CliError(`the list from ${session.client.baseUrl} broke off after ${count} rows`, EXIT.network);
+  } finally {
+    res.destroy();
   }
 }
 
@@ -129,13 +169,13 @@ export async function describeCommand(session: Session, kindWord: string, ref: s
   const { body, etag } = await fetchOne(session, kind, ref);
   if (opts.jq || opts.output === "json") return printObject(out, body, opts);
   out(`# ${kind.name} ${body.id}${etag ? ` (ETag ${etag})` : ""}\n`);
-  out(stringify(body));
+  out(yaml().stringify(body));
 }
 
 /** The objects of a YAML or JSON file (`-` for stdin): one object, a list, or several YAML documents. */
 export function readObjects(file: string): Obj[] {
   const text = readFileSync(file === "-" ? 0 : file, "utf8");
-  const docs = parseAllDocuments(text);
+  const docs = yaml().parseAllDocuments(text);
   const objects: Obj[] = [];
   for (const doc of Array.isArray(docs) ? docs : [docs]) {
     if (doc.errors.length > 0) throw usageError(`${file}: ${doc.errors[0]!.message.split("\n")[0]}`);
@@ -193,7 +233,7 @@ export async function editCommand(session: Session, kindWord: string, ref: strin
   try {
     writeFileSync(
       file,
-      `# Editing ${kind.name} ${id}. Save and quit to apply; an unchanged file changes nothing.\n# Fields you may change: ${editable.join(", ")}\n${stringify(before)}`,
+      `# Editing ${kind.name} ${id}. Save and quit to apply; an unchanged file changes nothing.\n# Fields you may change: ${editable.join(", ")}\n${yaml().stringify(before)}`,
       { mode: 0o600 },
     );
     const editor = process.env.VISUAL || process.env.EDITOR || "vi";

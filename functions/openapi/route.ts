@@ -46,7 +46,14 @@ export interface RouteDef<P, Q, B, R extends AnySchema | undefined = AnySchema |
    * the file field's name and any extra text fields with their descriptions.
    */
   upload?: { file: string; description: string; fields?: Record<string, string> };
-  response?: { status?: number; schema?: R; description?: string; contentType?: string };
+  response?: {
+    status?: number;
+    schema?: R;
+    description?: string;
+    contentType?: string;
+    /** Other media types the same success answers when the request's Accept asks for them (a streamed list). */
+    alternatives?: Record<string, AnySchema>;
+  };
   /** Statuses this route can answer besides the ones every route of its kind can. */
   errors?: number[];
 }
@@ -198,7 +205,14 @@ export function route<
   if (ok) {
     responses[okStatus] = {
       description: ok.description ?? "Success",
-      ...(ok.schema ? { content: { [ok.contentType ?? "application/json"]: { schema: resolver(ok.schema) } } } : {}),
+      ...(ok.schema
+        ? {
+            content: {
+              [ok.contentType ?? "application/json"]: { schema: resolver(ok.schema) },
+              ...Object.fromEntries(Object.entries(ok.alternatives ?? {}).map(([type, schema]) => [type, { schema: resolver(schema) }])),
+            },
+          }
+        : {}),
     };
   }
   const spec = describeRoute({

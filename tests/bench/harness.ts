@@ -22,6 +22,8 @@ export interface BenchRow {
   rps?: number;
   total_ms?: number;
   baseline_sql_ms?: number;
+  /** The figure's target, where an issue sets one ("< 300 ms"), and whether it was met. */
+  target?: string;
   note?: string;
 }
 

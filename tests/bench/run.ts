@@ -34,12 +34,12 @@ const fmt = (x: number | undefined) => (x === undefined ? "" : String(x));
 const lines = [
   `Benchmark on ${process.version}, ${(await import("node:os")).cpus().length} cores, BENCH_SCALE=${ctx.scale}: ${JSON.stringify(ctx.counts)} (seeded in ${seeded} ms)`,
   "",
-  "| bench | operation | p50 ms | p99 ms | req/s | total ms | bare SQL ms | note |",
-  "|---|---|---:|---:|---:|---:|---:|---|",
+  "| bench | operation | p50 ms | p99 ms | req/s | total ms | bare SQL ms | target | note |",
+  "|---|---|---:|---:|---:|---:|---:|---|---|",
   ...results.flatMap(({ file, rows }) =>
     rows.map(
       (r) =>
-        `| ${file.replace(".bench.ts", "")} | ${r.name} | ${fmt(r.p50_ms)} | ${fmt(r.p99_ms)} | ${fmt(r.rps)} | ${fmt(r.total_ms)} | ${fmt(r.baseline_sql_ms)} | ${r.note ?? ""} |`,
+        `| ${file.replace(".bench.ts", "")} | ${r.name} | ${fmt(r.p50_ms)} | ${fmt(r.p99_ms)} | ${fmt(r.rps)} | ${fmt(r.total_ms)} | ${fmt(r.baseline_sql_ms)} | ${r.target ?? ""} | ${r.note ?? ""} |`,
     ),
   ),
 ];

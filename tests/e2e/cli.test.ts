@@ -1,4 +1,4 @@
-// Issue 34: the `lab` command line run as a subprocess (node bin/lab.ts, as `npx lab` runs it) against
+// Issue 34: the `lab` command line run as a subprocess (node bin/lab.mjs, as `npx lab` runs it) against
 // the real product started as the README says (`npm start`), on two fresh databases: login and
 // contexts, the generic get/list/describe/create/edit/delete with their exit codes, a lab file applied,
 // diffed (nothing left), pruned, exported, applied to the second server and compared.
@@ -27,7 +27,7 @@ function lab(args: string[], env: Record<string, string> = {}, input?: string): 
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
-      [join(REPO_ROOT, "bin/lab.ts"), ...args],
+      [join(REPO_ROOT, "bin/lab.mjs"), ...args],
       {
         cwd: REPO_ROOT,
         env: {
@@ -177,7 +177,7 @@ writeFileSync(file, readFileSync(file, "utf8").replace(/^memory_gb: .*$/m, "memo
     );
     expect(await ok(["monitors", "status", "--no-watch"])).toMatch(/^ID\s+NAME\s+STATUS[\s\S]*\bself\s+up\s+tcp[\s\S]*\nup: 1\n$/);
     // Live: a monitor created while the view is open appears without a restart of the view.
-    const child = spawn(process.execPath, [join(REPO_ROOT, "bin/lab.ts"), "monitors", "status", "--watch"], {
+    const child = spawn(process.execPath, [join(REPO_ROOT, "bin/lab.mjs"), "monitors", "status", "--watch"], {
       env: { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, "config"), XDG_CACHE_HOME: join(home, "cache") },
     });
     let screen = "";

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { formatChanges } from "../../cli/apply.ts";
 import { deriveKinds, findKind, itemUrl } from "../../cli/kinds.ts";
 import { LabFileError, type LabSchema, readLab } from "../../cli/lab-file.ts";
-import { fitWidths } from "../../cli/output.ts";
+import { FIT_ROWS, fitWidths, ListPrinter } from "../../cli/output.ts";
 import { parsePath, select } from "../../cli/select.ts";
 import { createApp } from "../../functions/app.ts";
 import { documentOptions } from "../../functions/openapi/document.ts";
@@ -37,9 +37,37 @@ describe("the kinds table", async () => {
     expect(findKind(kinds, "service")!.name).toBe("services");
     expect(findKind(kinds, "ipam")!.nameField).toBe("address");
   });
+
+  it("knows which lists stream as NDJSON (the resource engine's) and which only page", () => {
+    for (const name of ["hardware", "sites", "ipam", "misc", "vlans"]) expect(findKind(kinds, name)!.streams, name).toBe(true);
+    expect(kinds.some((k) => !k.streams)).toBe(true);
+  });
 });
 
 describe("output", () => {
+  it("prints a list chunk by chunk: a table once it has rows to fit its columns to, JSON as one valid array", () => {
+    let table = "";
+    const p = new ListPrinter((t) => (table += t), {}, ["id", "name"], "name", undefined);
+    p.page([{ id: 1, name: "a" }]);
+    expect(table).toBe("");
+    p.page(Array.from({ length: FIT_ROWS }, (_, i) => ({ id: i + 2, name: i === 0 ? "a-longer-name" : "b" })));
+    expect(table.split("\n")[0]).toBe("ID   NAME");
+    p.page([{ id: 999, name: "a name longer than the fitted column" }]);
+    p.end();
+    expect(table.trimEnd().split("\n").length).toBe(FIT_ROWS + 3);
+    let short = "";
+    const q = new ListPrinter((t) => (short += t), {}, ["id", "name"], "name", undefined);
+    q.page([{ id: 1, name: "x" }]);
+    q.end();
+    expect(short).toBe("ID  NAME\n1   x\n");
+    let json = "";
+    const j = new ListPrinter((t) => (json += t), { output: "json" }, ["id"], undefined, undefined);
+    j.page([{ id: 1 }, { id: 2 }]);
+    j.page([{ id: 3 }]);
+    j.end();
+    expect(JSON.parse(json)).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+  });
+
   it("shrinks the widest columns to the terminal, never below the header", () => {
     const widths = fitWidths(["id", "name", "notes"], [[1, "pve-1", "x".repeat(100)]], 40);
     expect(widths.reduce((a, b) => a + b, 0) + 4).toBeLessThanOrEqual(40);

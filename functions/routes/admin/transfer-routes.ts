@@ -12,44 +12,27 @@ import { confirmationDoc, confirmed } from "../../confirmation.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
+import { streamedResponse } from "../../streamed-response.ts";
 
 export const IMPORT_PATH = "/api/v1/admin/import";
 
 /** The export as a stream: an error after the first byte aborts the response rather than ending it. */
-function streamExport(c: Ctx): Response {
-  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>(undefined, undefined, { highWaterMark: 4 });
-  const writer = writable.getWriter();
-  const encoder = new TextEncoder();
+function streamExport(c: Ctx): Promise<Response> {
   const ctx = verbContext(c);
-  const write = async (chunk: string) => {
-    await writer.ready;
-    await writer.write(encoder.encode(chunk));
-  };
-  const done = exportInventory({ ctx, input: { write } })
-    .then(
-      () => writer.close(),
-      (err: unknown) => {
-        c.get("deps").logger.error("inventory export failed", { error: (err as Error).message });
-        return writer.abort(err);
-      },
-    )
-    .catch(() => {});
-  // The request's database lease (a per-request client on the edge) stays until the document is written.
-  c.set("streaming", done);
   const stamp = ctx.clock
     .now()
     .toISOString()
     .replace(/[-:]/g, "")
     .replace(/\.\d+Z$/, "Z");
-  return new Response(readable, {
-    status: 200,
-    headers: {
+  return streamedResponse(
+    c,
+    {
       "Content-Type": "application/json; charset=utf-8",
       "Content-Disposition": `attachment; filename="inventory-${stamp}.json"`,
-      "Cache-Control": "no-store",
       "X-Content-Type-Options": "nosniff",
     },
-  });
+    (write) => exportInventory({ ctx, input: { write } }),
+  );
 }
 
 type Ctx = Parameters<Parameters<typeof route>[2]>[0];

@@ -8,6 +8,8 @@ import { type ListParams, listResponse } from "../../../shared/schemas/list-quer
 import { parseIfMatch } from "../../../shared/verbs/resources/if-match.ts";
 import type { ResourceVerbs, Versioned } from "../../../shared/verbs/resources/resource-verbs.ts";
 import { verbContext } from "../../context.ts";
+import { NDJSON, ndjsonLines, STREAMED_LIST_DOC, wantsNdjson } from "../../ndjson.ts";
+import { streamedResponse } from "../../streamed-response.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import type { Tag } from "../../openapi/tags.ts";
@@ -92,11 +94,18 @@ export function resourceRoutes<IS extends AnySchema, Q, V, K, N extends string>(
         scope: verbs.list.scope,
         description: `Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.${
           (o.query as { type?: string }).type === "object_with_rest" ? CUSTOM_FIELD_LIST_DOC : ""
-        }`,
+        } ${STREAMED_LIST_DOC}`,
         query: o.query,
-        response: { schema: listResponse(o.item) },
+        response: { schema: listResponse(o.item), alternatives: { [NDJSON]: o.item } },
       },
-      async (c, { query, reply }) => reply(await verbs.list({ ctx: verbContext(c), input: query })),
+      async (c, { query, reply }) => {
+        const ctx = verbContext(c);
+        c.header("Vary", "Accept");
+        if (!wantsNdjson(c.req.header("accept"))) return reply(await verbs.list({ ctx, input: query }));
+        return streamedResponse(c, { "Content-Type": `${NDJSON}; charset=utf-8`, Vary: "Accept" }, (write) =>
+          verbs.stream({ ctx, input: { query, write: (items) => write(ndjsonLines(items)) } }),
+        );
+      },
     );
 
   // Before GET {id}, which would take "export.csv" for an id.

@@ -2,16 +2,16 @@
 // of the one contract (shared/verbs/verb.ts) and carries its scope; writes run in one transaction with
 // optimistic concurrency on `version`, tag sync, an audit entry with the before/after diff, and events on
 // commit (the steps on one row are update-row.ts, which verbs outside the engine share).
-import { type AnyColumn, eq, getTableColumns } from "drizzle-orm";
+import { type AnyColumn, eq, getTableColumns, type SQL } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/database.ts";
 import type { ListParams } from "../../schemas/list-query.ts";
-import { defineRead, defineVerb, type Verb, type VerbScope } from "../verb.ts";
+import { defineRead, defineSnapshotRead, defineVerb, type Verb, type VerbScope } from "../verb.ts";
 import { customFieldListParts } from "../custom-fields/list.ts";
 import { customFieldValues } from "../custom-fields/values.ts";
 import { recordChange } from "../event-rules/record-change.ts";
 import { forgetReferences } from "./forget-references.ts";
-import { type ListPage, listPage, type ListSpec } from "./list.ts";
+import { type ListPage, listPage, type ListSpec, streamRows } from "./list.ts";
 import { type KeyOf, type ResourceDef, type RowOf, scopesOf, type ValuesOf } from "./resource-def.ts";
 import { type RowOutcome, type WriteRow, writeRows } from "./write-rows.ts";
 import { auditRow, auditViewOf, checkVersion, emitAll, insertRow, loadRow, updateRow, versionOf } from "./update-row.ts";
@@ -25,6 +25,11 @@ export interface ResourceVerbs<Api, Q, V, K> {
   scopes: ReturnType<typeof scopesOf>;
   get: Verb<{ id: K }, Versioned<Api>>;
   list: Verb<Q, ListPage<Api>>;
+  /**
+   * The whole list in the list's order (its limit and offset aside), a chunk at a time to `write`, from
+   * one snapshot (GET {base} with Accept: application/x-ndjson, docs/adr/0503); answers the row count.
+   */
+  stream: Verb<ListStreamInput<Api, Q>, number>;
   create: Verb<V, Versioned<Api>>;
   update: Verb<{ id: K; values: V; ifMatch?: number | undefined }, Versioned<Api>>;
   remove: Verb<{ id: K; ifMatch?: number | undefined }, void>;
@@ -36,6 +41,12 @@ export interface ResourceVerbs<Api, Q, V, K> {
   present(db: Db, rows: never[]): Promise<Api[]>;
   /** The object kind whose custom fields the resource's objects carry (its CSV export's cf_<name> columns). */
   customFieldKind?: string;
+}
+
+export interface ListStreamInput<Api, Q> {
+  query: Q;
+  /** Receives the items a chunk at a time; awaiting it is the stream's backpressure. */
+  write(items: Api[]): Promise<void>;
 }
 
 type Fields = Record<string, unknown>;
@@ -74,6 +85,15 @@ export function resourceVerbs<T extends PgTable, Api, Q extends ListParams, I ex
   const scopes = scopesOf(def);
   const spec: ListSpec = { ...def.list, table: def.table, id: def.columns.id };
 
+  /** The list's spec (with a custom field as its sort key, if asked) and conditions, as a page and a stream use them. */
+  const listParts = async (db: Db, query: Q): Promise<{ sorted: ListSpec; where: (SQL | undefined)[] }> => {
+    const own = def.filters?.(query) ?? [];
+    if (!cfColumn) return { sorted: spec, where: own };
+    const cf = await customFieldListParts(db, def.entityType, cfColumn, query as unknown as Fields);
+    const sorted = cf.sort ? { ...spec, sortable: { ...spec.sortable, [query.sort]: cf.sort } } : spec;
+    return { sorted, where: [...own, ...cf.where] };
+  };
+
   const one = async (db: Db, row: Row): Promise<Versioned<Api>> => ({
     item: (await def.present(db, [row]))[0]!,
     version: versionOf(def, row),
@@ -89,11 +109,13 @@ export function resourceVerbs<T extends PgTable, Api, Q extends ListParams, I ex
     get: defineRead({ scope: scopes.read }, async (ctx, { id }: { id: K }) => one(ctx.db, await loadRow(ctx.db, def, id))),
 
     list: defineRead({ scope: scopes.read }, async (ctx, query: Q) => {
-      const present = (rows: Row[]) => def.present(ctx.db, rows);
-      if (!cfColumn) return listPage<Row, Api>(ctx.db, spec, query, def.filters?.(query), present);
-      const cf = await customFieldListParts(ctx.db, def.entityType, cfColumn, query as unknown as Fields);
-      const sorted = cf.sort ? { ...spec, sortable: { ...spec.sortable, [query.sort]: cf.sort } } : spec;
-      return listPage<Row, Api>(ctx.db, sorted, query, [...(def.filters?.(query) ?? []), ...cf.where], present);
+      const { sorted, where } = await listParts(ctx.db, query);
+      return listPage<Row, Api>(ctx.db, sorted, query, where, (rows) => def.present(ctx.db, rows));
+    }),
+
+    stream: defineSnapshotRead({ scope: scopes.read }, async (ctx, { query, write }: ListStreamInput<Api, Q>) => {
+      const { sorted, where } = await listParts(ctx.db, query);
+      return streamRows<Row, Api>(ctx.db, sorted, query, where, (rows) => def.present(ctx.db, rows), write);
     }),
 
     create: defineVerb({ scope: scopes.write }, async (s, input: ValuesOf<T>) => one(s.tx, await insertRow(s, def, input))),

@@ -35,7 +35,7 @@ interface Running {
 
 /** Starts `lab` with a home of its own; its output is collected as it comes (the URL is printed before it exits). */
 function startLab(args: string[]): Running {
-  const child = spawn(process.execPath, [join(REPO_ROOT, "bin/lab.ts"), ...args], { cwd: REPO_ROOT, env });
+  const child = spawn(process.execPath, [join(REPO_ROOT, "bin/lab.mjs"), ...args], { cwd: REPO_ROOT, env });
   let out = "";
   let err = "";
   child.stdout!.on("data", (d) => {
@@ -50,7 +50,7 @@ function startLab(args: string[]): Running {
 
 function lab(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) =>
-    execFile(process.execPath, [join(REPO_ROOT, "bin/lab.ts"), ...args], { cwd: REPO_ROOT, env, timeout: 60_000 }, (e, stdout, stderr) =>
+    execFile(process.execPath, [join(REPO_ROOT, "bin/lab.mjs"), ...args], { cwd: REPO_ROOT, env, timeout: 60_000 }, (e, stdout, stderr) =>
       resolve({ code: e ? ((e as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     ),
   );

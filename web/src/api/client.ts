@@ -36,7 +36,8 @@ const csrf: Middleware = {
   },
 };
 
-export const api = createClient<paths>({ baseUrl: location.origin, credentials: "same-origin" });
+// Typed by the JSON answers: a route that also streams NDJSON (a list, docs/adr/0503) is read as JSON here.
+export const api = createClient<paths, "application/json">({ baseUrl: location.origin, credentials: "same-origin" });
 api.use(csrf);
 
 interface FetchResult<T> {

@@ -2730,7 +2730,7 @@ export interface paths {
         };
         /**
          * List cables
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:hardware`.
          */
@@ -2870,7 +2870,7 @@ export interface paths {
         };
         /**
          * List categories
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:services`.
          */
@@ -3122,7 +3122,7 @@ export interface paths {
         };
         /**
          * List compute units
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:compute`.
          */
@@ -3459,7 +3459,7 @@ export interface paths {
         };
         /**
          * List custom fields
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:custom-fields`.
          */
@@ -4487,7 +4487,7 @@ export interface paths {
         };
         /**
          * List documents
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:docs`.
          */
@@ -4669,7 +4669,7 @@ export interface paths {
         };
         /**
          * List environments
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:services`.
          */
@@ -4817,7 +4817,7 @@ export interface paths {
         };
         /**
          * List event rules
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `admin:notifications`.
          */
@@ -4980,7 +4980,7 @@ export interface paths {
         };
         /**
          * List external nodes
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:external`.
          */
@@ -5192,7 +5192,7 @@ export interface paths {
         };
         /**
          * List front ports
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:hardware`.
          */
@@ -5382,7 +5382,7 @@ export interface paths {
         };
         /**
          * List hardware nodes
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:hardware`.
          */
@@ -5408,7 +5408,7 @@ export interface paths {
         };
         /**
          * List hardware clusters
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:clusters`.
          */
@@ -6625,7 +6625,7 @@ export interface paths {
         };
         /**
          * List interfaces
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:hardware`.
          */
@@ -6749,7 +6749,7 @@ export interface paths {
         };
         /**
          * List recorded IP addresses
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:networks`.
          */
@@ -7015,7 +7015,7 @@ export interface paths {
         };
         /**
          * List hostname patterns
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:kb`.
          */
@@ -7087,7 +7087,7 @@ export interface paths {
         };
         /**
          * List OUI prefixes
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:kb`.
          */
@@ -7380,7 +7380,7 @@ export interface paths {
         };
         /**
          * List misc items
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:misc`.
          */
@@ -8076,7 +8076,7 @@ export interface paths {
         };
         /**
          * List networks
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:networks`.
          */
@@ -8660,7 +8660,7 @@ export interface paths {
         };
         /**
          * List power outlets
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:hardware`.
          */
@@ -8738,7 +8738,7 @@ export interface paths {
         };
         /**
          * List power ports
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:hardware`.
          */
@@ -8820,7 +8820,7 @@ export interface paths {
         };
         /**
          * List prefixes
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:networks`.
          */
@@ -9112,7 +9112,7 @@ export interface paths {
         };
         /**
          * List racks
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:racks`.
          */
@@ -9393,7 +9393,7 @@ export interface paths {
         };
         /**
          * List rear ports
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:hardware`.
          */
@@ -9556,7 +9556,7 @@ export interface paths {
         };
         /**
          * List services
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:services`.
          */
@@ -10182,7 +10182,7 @@ export interface paths {
         };
         /**
          * List sites
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:sites`.
          */
@@ -10689,7 +10689,7 @@ export interface paths {
         };
         /**
          * List storage items
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:storage`.
          */
@@ -11088,7 +11088,7 @@ export interface paths {
         };
         /**
          * List saved topologies with their nodes
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:layout`.
          */
@@ -11289,7 +11289,7 @@ export interface paths {
         };
         /**
          * List VLANs
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. Custom fields (GET /api/v1/custom-fields?kind=): `cf_<name>=value` keeps the objects with that value (a multi-selection: containing it), `cf_<name>__gte` / `cf_<name>__lte` bound number and date fields, `sort=cf_<name>` sorts by one; a name the kind has no field of is a 422. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:networks`.
          */
@@ -11437,7 +11437,7 @@ export interface paths {
         };
         /**
          * List VRFs
-         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters. With `Accept: application/x-ndjson` the answer is instead every matching item (the same filters, q, sort and direction; limit and offset do not apply), one JSON object per line with no envelope, streamed from one consistent snapshot as it is read: one request against the rate limit whatever the list's length. A refusal comes before the first line as the usual error envelope; an error after it cuts the response off (no final chunk), so a client can tell a whole list from a broken one.
          *
          *     Needs scope `read:networks`.
          */
@@ -19002,6 +19002,43 @@ export interface operations {
                         sort: string;
                         total: number;
                     };
+                    "application/x-ndjson": {
+                        a: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        };
+                        a_id: number;
+                        /** @enum {string} */
+                        a_kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                        b: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        };
+                        b_id: number;
+                        /** @enum {string} */
+                        b_kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                        colour: string | null;
+                        connection_id: number | null;
+                        created_at: string;
+                        description: string | null;
+                        id: number;
+                        label: string | null;
+                        length: number | null;
+                        length_unit: ("m" | "cm" | "km" | "ft" | "in") | null;
+                        /** @enum {string} */
+                        status: "connected" | "planned" | "decommissioning";
+                        type: string | null;
+                        updated_at: string;
+                        version: number;
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -19482,6 +19519,19 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        color: string | null;
+                        created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
+                        description: string | null;
+                        icon: string | null;
+                        id: number;
+                        name: string;
+                        updated_at: string;
                     };
                 };
             };
@@ -20272,6 +20322,32 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        cpu_cores: number | null;
+                        created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
+                        disk_gb: number | null;
+                        environment_id: number | null;
+                        environment_name: string | null;
+                        hardware_id: number | null;
+                        hardware_name: string | null;
+                        icon_slug: string | null;
+                        id: number;
+                        ip_address: string | null;
+                        /** @enum {string} */
+                        kind: "vm" | "container";
+                        memory_mb: number | null;
+                        name: string;
+                        notes: string | null;
+                        os: string | null;
+                        status: string;
+                        tags: string[];
+                        updated_at: string;
+                        version: number;
                     };
                 };
             };
@@ -21123,6 +21199,28 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        choices: string[];
+                        created_at: string;
+                        default: unknown;
+                        description: string | null;
+                        id: number;
+                        kinds: string[];
+                        label: string;
+                        max_length: number | null;
+                        max_value: number | null;
+                        min_length: number | null;
+                        min_value: number | null;
+                        name: string;
+                        reference_kind: string | null;
+                        regex: string | null;
+                        required: boolean;
+                        /** @enum {string} */
+                        type: "text" | "integer" | "decimal" | "boolean" | "date" | "url" | "selection" | "multi_selection" | "reference";
+                        updated_at: string;
+                        version: number;
+                        weight: number;
                     };
                 };
             };
@@ -24227,6 +24325,18 @@ export interface operations {
                         sort: string;
                         total: number;
                     };
+                    "application/x-ndjson": {
+                        body_html: string;
+                        body_md: string;
+                        category: string | null;
+                        created_at: string;
+                        created_by: number | null;
+                        id: number;
+                        pinned: boolean;
+                        title: string;
+                        updated_at: string;
+                        version: number;
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -24725,6 +24835,18 @@ export interface operations {
                         sort: string;
                         total: number;
                     };
+                    "application/x-ndjson": {
+                        color: string | null;
+                        created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
+                        description: string | null;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -25124,6 +25246,24 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        actions: string[];
+                        condition: {
+                            field: string;
+                            op: string;
+                            value: unknown;
+                        } | null;
+                        created_at: string;
+                        enabled: boolean;
+                        id: number;
+                        kinds: string[];
+                        name: string;
+                        sink_ids: number[];
+                        site_id: number | null;
+                        tag: string | null;
+                        updated_at: string;
+                        version: number;
                     };
                 };
             };
@@ -25628,6 +25768,24 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
+                        id: number;
+                        ip_address: string | null;
+                        kind: string | null;
+                        name: string;
+                        notes: string | null;
+                        provider: string | null;
+                        region: string | null;
+                        tags: string[];
+                        updated_at: string;
+                        url: string | null;
+                        version: number;
                     };
                 };
             };
@@ -26226,6 +26384,29 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        cable_id: number | null;
+                        connected_to: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        hardware_id: number;
+                        hardware_name: string;
+                        id: number;
+                        name: string;
+                        rear_port_id: number;
+                        rear_port_name: string;
+                        rear_position: number;
+                        type: string;
+                        updated_at: string;
+                        version: number;
                     };
                 };
             };
@@ -26875,6 +27056,42 @@ export interface operations {
                         sort: string;
                         total: number;
                     };
+                    "application/x-ndjson": {
+                        cpu: string | null;
+                        cpu_brand: string | null;
+                        created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
+                        effective_status: string;
+                        environment_id: number | null;
+                        environment_name: string | null;
+                        id: number;
+                        ip_address: string | null;
+                        location: string | null;
+                        mac_address: string | null;
+                        memory_gb: number | null;
+                        model: string | null;
+                        model_catalog_key: string | null;
+                        name: string;
+                        notes: string | null;
+                        rack_face: ("front" | "rear" | "both") | null;
+                        rack_id: number | null;
+                        rack_name: string | null;
+                        rack_unit: number | null;
+                        role: string | null;
+                        site_id: number | null;
+                        status: string;
+                        status_changed_at: string | null;
+                        status_override: string | null;
+                        tags: string[];
+                        u_height: number | null;
+                        updated_at: string;
+                        vendor: string | null;
+                        vendor_catalog_key: string | null;
+                        version: number;
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -27025,6 +27242,21 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
+                        description: string | null;
+                        environment_id: number | null;
+                        environment_name: string | null;
+                        id: number;
+                        name: string;
+                        type: string | null;
+                        updated_at: string;
+                        version: number;
                     };
                 };
             };
@@ -30508,6 +30740,35 @@ export interface operations {
                         sort: string;
                         total: number;
                     };
+                    "application/x-ndjson": {
+                        cable_id: number | null;
+                        connected_to: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        enabled: boolean;
+                        hardware_id: number;
+                        hardware_name: string;
+                        id: number;
+                        lag_id: number | null;
+                        lag_name: string | null;
+                        mac_address: string | null;
+                        name: string;
+                        speed_mbps: number | null;
+                        tagged_vlan_ids: number[];
+                        /** @enum {string} */
+                        type: "copper" | "fibre" | "wireless" | "virtual" | "lag";
+                        untagged_vlan_id: number | null;
+                        updated_at: string;
+                        version: number;
+                        vlan_mode: ("access" | "tagged" | "tagged-all") | null;
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -30988,6 +31249,25 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        address: string;
+                        assigned_id: number | null;
+                        assigned_type: string | null;
+                        created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
+                        description: string | null;
+                        hostname: string | null;
+                        id: number;
+                        mac_address: string | null;
+                        network_id: number | null;
+                        network_name: string | null;
+                        status: string;
+                        updated_at: string;
+                        version: number;
                     };
                 };
             };
@@ -31803,6 +32083,15 @@ export interface operations {
                         sort: string;
                         total: number;
                     };
+                    "application/x-ndjson": {
+                        created_at: string;
+                        device_type: string | null;
+                        id: number;
+                        notes: string | null;
+                        pattern: string;
+                        updated_at: string;
+                        vendor: string | null;
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -32004,6 +32293,13 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        created_at: string;
+                        notes: string | null;
+                        prefix: string;
+                        updated_at: string;
+                        vendor: string;
                     };
                 };
             };
@@ -32758,6 +33054,21 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
+                        description: string | null;
+                        id: number;
+                        kind: string | null;
+                        name: string;
+                        tags: string[];
+                        updated_at: string;
+                        url: string | null;
+                        version: number;
                     };
                 };
             };
@@ -35085,6 +35396,26 @@ export interface operations {
                         sort: string;
                         total: number;
                     };
+                    "application/x-ndjson": {
+                        cidr: string | null;
+                        created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
+                        description: string | null;
+                        dns_servers: string[];
+                        gateway: string | null;
+                        id: number;
+                        name: string;
+                        prefix_id: number | null;
+                        site_id: number | null;
+                        site_name: string | null;
+                        tags: string[];
+                        updated_at: string;
+                        version: number;
+                        vlan_id: number | null;
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -36862,6 +37193,25 @@ export interface operations {
                         sort: string;
                         total: number;
                     };
+                    "application/x-ndjson": {
+                        cable_id: number | null;
+                        connected_to: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        hardware_id: number;
+                        hardware_name: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        version: number;
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -37175,6 +37525,27 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        allocated_w: number | null;
+                        cable_id: number | null;
+                        connected_to: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        hardware_id: number;
+                        hardware_name: string;
+                        id: number;
+                        maximum_w: number | null;
+                        name: string;
+                        updated_at: string;
+                        version: number;
                     };
                 };
             };
@@ -37511,6 +37882,33 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        children: number;
+                        created_at: string;
+                        depth: number;
+                        description: string | null;
+                        /** @enum {number} */
+                        family: 4 | 6;
+                        id: number;
+                        is_pool: boolean;
+                        mark_utilized: boolean;
+                        parent_id: number | null;
+                        prefix: string;
+                        site_id: number | null;
+                        site_name: string | null;
+                        status: string;
+                        tags: string[];
+                        updated_at: string;
+                        utilisation: {
+                            percent: number;
+                            total: string;
+                            used: string;
+                        };
+                        version: number;
+                        vlan_id: number | null;
+                        vrf_id: number | null;
+                        vrf_name: string | null;
                     };
                 };
             };
@@ -38367,6 +38765,28 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        created_at: string;
+                        description: string | null;
+                        facility_id: string | null;
+                        id: number;
+                        name: string;
+                        /** @enum {string} */
+                        numbering: "bottom_up" | "top_down";
+                        site_id: number;
+                        site_name: string;
+                        tags: string[];
+                        u_height: number;
+                        updated_at: string;
+                        utilisation: {
+                            free_u: number;
+                            percent: number;
+                            reserved_u: number;
+                            used_u: number;
+                        };
+                        version: number;
+                        width: number;
                     };
                 };
             };
@@ -39230,6 +39650,27 @@ export interface operations {
                         sort: string;
                         total: number;
                     };
+                    "application/x-ndjson": {
+                        cable_id: number | null;
+                        connected_to: {
+                            hardware_id: number;
+                            hardware_name: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "interface" | "front_port" | "rear_port" | "power_port" | "power_outlet";
+                            name: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        hardware_id: number;
+                        hardware_name: string;
+                        id: number;
+                        name: string;
+                        positions: number;
+                        type: string;
+                        updated_at: string;
+                        version: number;
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -39730,6 +40171,35 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        category_id: number | null;
+                        compute_id: number | null;
+                        created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
+                        description: string | null;
+                        environment: string | null;
+                        environment_id: number | null;
+                        environment_name: string | null;
+                        hardware_id: number | null;
+                        id: number;
+                        ip_address: string | null;
+                        name: string;
+                        ports: {
+                            ip: string | null;
+                            label: string | null;
+                            port: number;
+                            protocol: string;
+                        }[];
+                        slug: string;
+                        status: string;
+                        tags: string[];
+                        updated_at: string;
+                        url: string | null;
+                        version: number;
                     };
                 };
             };
@@ -41442,6 +41912,22 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        address: string | null;
+                        created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
+                        description: string | null;
+                        id: number;
+                        latitude: number | null;
+                        longitude: number | null;
+                        name: string;
+                        notes: string | null;
+                        updated_at: string;
+                        version: number;
                     };
                 };
             };
@@ -43195,6 +43681,27 @@ export interface operations {
                         sort: string;
                         total: number;
                     };
+                    "application/x-ndjson": {
+                        capacity_gb: number | null;
+                        created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
+                        hardware_id: number | null;
+                        hardware_name: string | null;
+                        id: number;
+                        /** @enum {string} */
+                        kind: "disk" | "pool" | "dataset" | "share";
+                        name: string;
+                        notes: string | null;
+                        path: string | null;
+                        tags: string[];
+                        updated_at: string;
+                        used_gb: number | null;
+                        used_pct: number | null;
+                        version: number;
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -44323,6 +44830,18 @@ export interface operations {
                         sort: string;
                         total: number;
                     };
+                    "application/x-ndjson": {
+                        created_at: string;
+                        description: string | null;
+                        id: number;
+                        name: string;
+                        nodes: {
+                            node_id: string;
+                            x: number | null;
+                            y: number | null;
+                        }[];
+                        updated_at: string;
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -45027,6 +45546,21 @@ export interface operations {
                         sort: string;
                         total: number;
                     };
+                    "application/x-ndjson": {
+                        created_at: string;
+                        /** @description The object's custom field values by field name (GET /api/v1/custom-fields lists the fields of each kind and their types). In a create or PATCH body only the names given change (null clears one); an unknown name, a wrong type, a missing required field or a value its definition refuses is a 422 naming `custom_fields.<name>`. A create gets each field's default. */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
+                        description: string | null;
+                        id: number;
+                        name: string;
+                        site_id: number | null;
+                        site_name: string | null;
+                        updated_at: string;
+                        version: number;
+                        vlan_id: number;
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -45434,6 +45968,18 @@ export interface operations {
                         offset: number;
                         sort: string;
                         total: number;
+                    };
+                    "application/x-ndjson": {
+                        created_at: string;
+                        description: string | null;
+                        enforce_unique: boolean;
+                        id: number;
+                        name: string;
+                        prefix_count: number;
+                        rd: string | null;
+                        tags: string[];
+                        updated_at: string;
+                        version: number;
                     };
                 };
             };
