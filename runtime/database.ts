@@ -13,7 +13,7 @@ import { preparingClient } from "../shared/db/preparing-client.ts";
 import * as schema from "../shared/db/schema/index.ts";
 import type { Logger } from "../shared/logger.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
-import { isFreshDataDir, migratedTemplate } from "./pglite-template.ts";
+import { fillFromTemplate, isFreshDataDir } from "./pglite-template.ts";
 import { PrivateNodeFS } from "./private-nodefs.ts";
 
 // biome-ignore lint/complexity/noBannedTypes: postgres.js's own type for "no custom types"
@@ -88,9 +88,10 @@ export async function openDatabase(config: Config, logger?: Pick<Logger, "warn">
     // pg_trgm backs the name-search indexes (migration 0001); PGlite loads contrib extensions explicitly.
     // PrivateNodeFS: the database's files are the owner's only (private-nodefs.ts).
     const extensions = { pg_trgm };
-    // An empty DATA_DIR is filled from the migrated template (pglite-template.ts), not by initdb.
+    // An empty DATA_DIR is filled from the migrated template (pglite-template.ts), not by initdb; PGlite
+    // unpacks it itself only when the template could not be cached.
     const loadDataDir = isFreshDataDir(config.DATA_DIR)
-      ? await migratedTemplate(extensions, (message, fields) => logger?.warn(message, fields))
+      ? await fillFromTemplate(config.DATA_DIR, extensions, (message, fields) => logger?.warn(message, fields))
       : undefined;
     const pglite = await PGlite.create({ fs: new PrivateNodeFS(config.DATA_DIR), extensions, ...(loadDataDir ? { loadDataDir } : {}) });
     const db = drizzlePglite(pglite, { schema }) as unknown as Db;
