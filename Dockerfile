@@ -32,6 +32,10 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY . .
 COPY --from=web /app/web/dist ./web/dist
 RUN mkdir -p /data && chown node:node /data && chmod 0700 /data
+# The app user writes its caches here (docs/adr/0508): the migrated database template a fresh /data is
+# made from, and Node's compile cache. Without it a fresh /data runs initdb and every migration, and
+# every start compiles every module.
+RUN mkdir -p node_modules/.cache && chown node:node node_modules/.cache
 
 USER node
 EXPOSE 8080

@@ -2,16 +2,13 @@
 // delivery and POST /settings/smtp/test. The server's address is resolved and checked against the
 // outbound policy first, then pinned (the name kept for TLS), so DNS cannot swap it afterwards.
 import { isIP } from "node:net";
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import { OutboundError } from "../shared/net/outbound.ts";
 import { MailError, type Mailer, type MailMessage, type SmtpServer } from "../shared/net/mailer.ts";
 import { pinAllowedAddress } from "./outbound-http.ts";
 
 /** Connects (the outbound policy checked, the address pinned), runs `use` on the transport, closes it. */
-async function withTransport(
-  server: SmtpServer,
-  use: (t: ReturnType<typeof nodemailer.createTransport>) => Promise<unknown>,
-): Promise<void> {
+async function withTransport(server: SmtpServer, use: (t: Transporter) => Promise<unknown>): Promise<void> {
   let address: string;
   try {
     address = await pinAllowedAddress(server.host, server.policy);
@@ -19,6 +16,8 @@ async function withTransport(
     if (e instanceof OutboundError && e.code === "refused") throw new MailError("refused", `Refused by the outbound policy: ${e.message}`);
     throw new MailError("failed", `SMTP ${(e as Error).message}`);
   }
+  // Loaded on first use, not at start: few servers send mail, and nodemailer weighs ~30 MiB (docs/adr/0508).
+  const { default: nodemailer } = await import("nodemailer");
   const transport = nodemailer.createTransport({
     host: address,
     port: server.port,

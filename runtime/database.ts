@@ -11,7 +11,9 @@ import { CONNECT_TIMING } from "../shared/db/edge-database.ts";
 import { CONNECTION_PARAMETERS, type DatabaseAccess, type Db, sharedAccess } from "../shared/db/database.ts";
 import { preparingClient } from "../shared/db/preparing-client.ts";
 import * as schema from "../shared/db/schema/index.ts";
+import type { Logger } from "../shared/logger.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
+import { fillFromTemplate, isFreshDataDir } from "./pglite-template.ts";
 import { PrivateNodeFS } from "./private-nodefs.ts";
 
 // biome-ignore lint/complexity/noBannedTypes: postgres.js's own type for "no custom types"
@@ -69,7 +71,7 @@ export function postgresClient(url: string, max: number): postgres.Sql {
   return postgres(url, options as postgres.Options<NoCustomTypes>);
 }
 
-export async function openDatabase(config: Config): Promise<NodeDatabase> {
+export async function openDatabase(config: Config, logger?: Pick<Logger, "warn">): Promise<NodeDatabase> {
   if (config.DATABASE_URL) {
     const sql = postgresClient(config.DATABASE_URL, config.DB_POOL_MAX);
     const db = drizzlePostgres(preparingClient(sql), { schema }) as unknown as Db;
@@ -85,7 +87,13 @@ export async function openDatabase(config: Config): Promise<NodeDatabase> {
   try {
     // pg_trgm backs the name-search indexes (migration 0001); PGlite loads contrib extensions explicitly.
     // PrivateNodeFS: the database's files are the owner's only (private-nodefs.ts).
-    const pglite = await PGlite.create({ fs: new PrivateNodeFS(config.DATA_DIR), extensions: { pg_trgm } });
+    const extensions = { pg_trgm };
+    // An empty DATA_DIR is filled from the migrated template (pglite-template.ts), not by initdb; PGlite
+    // unpacks it itself only when the template could not be cached.
+    const loadDataDir = isFreshDataDir(config.DATA_DIR)
+      ? await fillFromTemplate(config.DATA_DIR, extensions, (message, fields) => logger?.warn(message, fields))
+      : undefined;
+    const pglite = await PGlite.create({ fs: new PrivateNodeFS(config.DATA_DIR), extensions, ...(loadDataDir ? { loadDataDir } : {}) });
     const db = drizzlePglite(pglite, { schema }) as unknown as Db;
     const close = async () => {
       await pglite.close();

@@ -9,14 +9,19 @@ import { Agent as HttpAgent } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
+import type { S3Client } from "@aws-sdk/client-s3";
 import { checkOutboundUrl } from "../../shared/domain/net/outbound-policy.ts";
 import { ARCHIVE_NAME, type ArchiveKind, archiveKind, S3Error, type S3Target } from "../../shared/verbs/backups/store.ts";
 import { policyLookup, type Resolve } from "../../net/outbound-http.ts";
 
-function client(t: S3Target, resolve: Resolve | undefined): S3Client {
+// Loaded on first use, not at start: most installs keep their backups local, and the SDK weighs ~33 MiB
+// (docs/adr/0508).
+type Sdk = typeof import("@aws-sdk/client-s3");
+const loadSdk = (): Promise<Sdk> => import("@aws-sdk/client-s3");
+
+function client(sdk: Sdk, t: S3Target, resolve: Resolve | undefined): S3Client {
   const lookup = policyLookup(t.policy, resolve);
-  return new S3Client({
+  return new sdk.S3Client({
     requestHandler: { httpAgent: new HttpAgent({ lookup }), httpsAgent: new HttpsAgent({ lookup }) },
     region: t.region,
     forcePathStyle: true,
@@ -30,16 +35,17 @@ function client(t: S3Target, resolve: Resolve | undefined): S3Client {
   });
 }
 
-async function s3<T>(what: string, t: S3Target, resolve: Resolve | undefined, body: (c: S3Client) => Promise<T>): Promise<T> {
+async function s3<T>(what: string, t: S3Target, resolve: Resolve | undefined, body: (c: S3Client, sdk: Sdk) => Promise<T>): Promise<T> {
   // An IP literal never reaches the lookup: judged here, whatever the stored settings said.
   const check = t.endpoint ? checkOutboundUrl(t.endpoint, t.policy) : null;
   if (check && !check.ok) throw new S3Error(`The S3 endpoint is not allowed: ${check.message}`);
-  const c = client(t, resolve);
+  const sdk = await loadSdk();
+  const c = client(sdk, t, resolve);
   try {
-    return await body(c);
+    return await body(c, sdk);
   } catch (e) {
     const message =
-      e instanceof S3ServiceException
+      e instanceof sdk.S3ServiceException
         ? `${e.name}${e.message && e.message !== e.name ? `: ${e.message}` : ""} (HTTP ${e.$metadata.httpStatusCode ?? "?"})`
         : (e as Error).message;
     throw new S3Error(`S3 ${what} failed on bucket ${t.bucket}: ${message}`);
@@ -53,9 +59,9 @@ export const s3Operations = (dir: string, resolve?: Resolve) => ({
     const path = join(dir, filename);
     const { size } = await stat(path);
     const key = `${t.prefix}${filename}`;
-    await s3("upload", t, resolve, (c) =>
+    await s3("upload", t, resolve, (c, sdk) =>
       c.send(
-        new PutObjectCommand({
+        new sdk.PutObjectCommand({
           Bucket: t.bucket,
           Key: key,
           Body: createReadStream(path),
@@ -68,14 +74,14 @@ export const s3Operations = (dir: string, resolve?: Resolve) => ({
   },
   async testS3(t: S3Target): Promise<void> {
     // A listing, not HeadBucket: some stores answer HEAD without checking the signature.
-    await s3("test", t, resolve, (c) => c.send(new ListObjectsV2Command({ Bucket: t.bucket, Prefix: t.prefix, MaxKeys: 1 })));
+    await s3("test", t, resolve, (c, sdk) => c.send(new sdk.ListObjectsV2Command({ Bucket: t.bucket, Prefix: t.prefix, MaxKeys: 1 })));
   },
   async pruneS3(t: S3Target, keep: number, kind: ArchiveKind): Promise<string[]> {
-    return s3("retention", t, resolve, async (c) => {
+    return s3("retention", t, resolve, async (c, sdk) => {
       const keys: string[] = [];
       let token: string | undefined;
       for (let page = 0; page < 100; page++) {
-        const res = await c.send(new ListObjectsV2Command({ Bucket: t.bucket, Prefix: t.prefix, ContinuationToken: token }));
+        const res = await c.send(new sdk.ListObjectsV2Command({ Bucket: t.bucket, Prefix: t.prefix, ContinuationToken: token }));
         for (const o of res.Contents ?? []) {
           const name = o.Key?.slice(t.prefix.length) ?? "";
           if (ARCHIVE_NAME.test(name) && archiveKind(name) === kind) keys.push(o.Key!);
@@ -87,7 +93,7 @@ export const s3Operations = (dir: string, resolve?: Resolve) => ({
       const doomed = keys.sort().slice(0, Math.max(0, keys.length - keep));
       for (let i = 0; i < doomed.length; i += 1000)
         await c.send(
-          new DeleteObjectsCommand({ Bucket: t.bucket, Delete: { Objects: doomed.slice(i, i + 1000).map((Key) => ({ Key })) } }),
+          new sdk.DeleteObjectsCommand({ Bucket: t.bucket, Delete: { Objects: doomed.slice(i, i + 1000).map((Key) => ({ Key })) } }),
         );
       return doomed;
     });

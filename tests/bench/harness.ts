@@ -41,7 +41,7 @@ export interface BenchContext {
 
 export const SCALE = Number(process.env.BENCH_SCALE ?? "1");
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once("error", reject);
