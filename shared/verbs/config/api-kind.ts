@@ -37,7 +37,10 @@ export interface ApiConfigKind {
    * diff, never answered) or else each set secret as `true` (the export writes a placeholder there).
    */
   read(ctx: VerbContext, ids: number[], keyOf: KeyOf, secrets: boolean): Promise<Map<number, Row>>;
-  /** A stored value of `field` as the file's value is compared with it (a secret the file leaves out is kept). */
+  /**
+   * A stored value of `field` as the file's value is compared with it, where the kind has a default the
+   * file may leave out (a secret the file leaves out is no change for any kind: withoutOmittedSecrets).
+   */
   comparable?(field: string, stored: unknown, given: unknown): unknown;
   /** The API body of the file's fields, references made ids (placeholders in a dry run: only checked). */
   body(fields: Row, idOf: IdOf): Row;
@@ -107,4 +110,16 @@ export function mapSecrets(kind: ApiConfigKind, field: string, value: unknown, r
     );
   };
   return walk(kind.schema[field] as SecretMarks | undefined, value, [field]);
+}
+
+/**
+ * The stored object `field` without the secret members (x-secret in the kind's schema) the file's value
+ * leaves out: such a secret keeps its stored value, as PATCH does, so it is no change.
+ */
+export function withoutOmittedSecrets(kind: ApiConfigKind, field: string, stored: unknown, given: unknown): unknown {
+  const members = (kind.schema[field] as SecretMarks | undefined)?.properties;
+  if (!members || !stored || typeof stored !== "object" || !given || typeof given !== "object") return stored;
+  const out: Row = { ...(stored as Row) };
+  for (const [k, marks] of Object.entries(members)) if (marks["x-secret"] && !(k in (given as Row))) delete out[k];
+  return out;
 }

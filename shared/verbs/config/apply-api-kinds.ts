@@ -4,11 +4,10 @@
 // transaction, so any refusal rolls back the whole apply. A dry run compares and checks each body
 // against the API's rules, and writes nothing.
 import { canonicalJson } from "../../audit/canonical.ts";
-import { ApiError, type ValidationIssue } from "../../errors.ts";
 import type { VerbScope } from "../verb.ts";
-import { type ApiConfigKind, asEntry, checkedBody, mapSecrets, type Row } from "./api-kind.ts";
+import { type ApiConfigKind, asEntry, checkedBody, mapSecrets, type Row, withoutOmittedSecrets } from "./api-kind.ts";
 import { API_KIND_BY_KEY, API_KINDS } from "./api-kinds/index.ts";
-import type { ConfigEntry, FieldChange } from "./config-entry.ts";
+import { adoptedId, type ConfigEntry, type FieldChange, withoutNulls } from "./config-entry.ts";
 
 export interface ApiChange {
   kind: string;
@@ -46,13 +45,8 @@ export function checkApiEntry(
 }
 
 const valueAt = (value: unknown, path: string[]) => path.slice(1).reduce<unknown>((v, k) => (v as Row | undefined)?.[k], value);
-const sameValue = (a: unknown, b: unknown) => canonicalJson(withoutNullMembers(a)) === canonicalJson(withoutNullMembers(b));
-function withoutNullMembers(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNullMembers);
-  if (value && typeof value === "object")
-    return Object.fromEntries(Object.entries(value).flatMap(([k, x]) => (x == null ? [] : [[k, withoutNullMembers(x)]])));
-  return value ?? null;
-}
+// Canonical (sorted keys): a stored jsonb object comes back in PostgreSQL's key order, not the file's.
+const sameValue = (a: unknown, b: unknown) => canonicalJson(withoutNulls(a)) === canonicalJson(withoutNulls(b));
 
 /** Writes (or, in a dry run, compares and checks) every API kind's entries; answers their changes. */
 export async function applyApiKinds(
@@ -68,8 +62,13 @@ export async function applyApiKinds(
   const keyOf = (kind: string, id: number) => idKeys.get(kind)?.get(id) ?? `#${id}`;
   const idOf = (kind: string, key: string) => ids.get(`${kind}/${key}`);
   const changes: ApiChange[] = [];
+  const remember = (kind: string, key: string, id: number) => {
+    ids.set(`${kind}/${key}`, id);
+    const keys = idKeys.get(kind) ?? new Map<number, string>();
+    keys.set(id, key);
+    idKeys.set(kind, keys);
+  };
   // 1. Every entry's id: owned or adopted by name (created ones get theirs when written, below).
-  const existing = new Map<string, number>();
   for (const kind of API_KINDS) {
     const entries = objects.filter((o) => o.kind === kind.key);
     if (entries.length === 0) continue;
@@ -82,17 +81,10 @@ export async function applyApiKinds(
         )
       : new Map<string, number[]>();
     for (const o of entries) {
-      const id = `${o.kind}/${o.key}`;
-      const mine = owned.get(id) ?? adoptOne(names, nameField ? String(o.fields[nameField] ?? o.key) : null, id, kind.key);
-      if (mine !== undefined) existing.set(id, mine);
-    }
-    for (const o of entries) {
-      const id = existing.get(`${o.kind}/${o.key}`);
-      if (id === undefined) continue;
-      ids.set(`${o.kind}/${o.key}`, id);
-      const keys = idKeys.get(kind.key) ?? new Map<number, string>();
-      keys.set(id, o.key);
-      idKeys.set(kind.key, keys);
+      const entry = `${o.kind}/${o.key}`;
+      const id =
+        owned.get(entry) ?? (nameField ? adoptedId(names.get(String(o.fields[nameField] ?? o.key)) ?? [], entry, kind.key) : undefined);
+      if (id !== undefined) remember(kind.key, o.key, id);
     }
   }
   // 2. In order, each kind's entries compared with what is stored and written through the kind's verbs.
@@ -101,33 +93,29 @@ export async function applyApiKinds(
     if (entries.length === 0) continue;
     const stored = await kind.read(
       ctx,
-      entries.flatMap((o) => existing.get(`${o.kind}/${o.key}`) ?? []),
+      entries.flatMap((o) => ids.get(`${o.kind}/${o.key}`) ?? []),
       keyOf,
       true,
     );
     const ordered = kind.order ? (kind.order(entries) as ConfigEntry[]) : entries;
     for (const o of ordered) {
       const entry = `${o.kind}/${o.key}`;
-      const id = existing.get(entry);
+      const id = ids.get(entry);
       const before = id === undefined ? undefined : stored.get(id);
       const fields: Row = { ...o.fields };
       if (kind.nameField && fields[kind.nameField] === undefined && !before) fields[kind.nameField] = o.key;
       if (!before || id === undefined) {
         const body = checkedBody(kind.createRule, kind.body(fields, idOf), entry);
         const created = dryRun ? null : await asEntry(entry, () => kind.create(ctx, body));
-        if (created !== null) {
-          ids.set(entry, created);
-          const keys = idKeys.get(kind.key) ?? new Map<number, string>();
-          keys.set(created, o.key);
-          idKeys.set(kind.key, keys);
-        }
+        if (created !== null) remember(kind.key, o.key, created);
         changes.push({ kind: kind.key, key: o.key, id: created, action: "create" });
         continue;
       }
       const fieldChanges: Record<string, FieldChange> = {};
       const changed: Row = {};
       for (const [field, value] of Object.entries(fields)) {
-        const was = kind.comparable ? kind.comparable(field, before[field], value) : before[field];
+        const kept = withoutOmittedSecrets(kind, field, before[field], value);
+        const was = kind.comparable ? kind.comparable(field, kept, value) : kept;
         if (sameValue(was, value)) continue;
         changed[field] = value;
         // A secret that differs is told apart from one that does not, never shown.
@@ -146,20 +134,6 @@ export async function applyApiKinds(
     }
   }
   return changes;
-}
-
-function adoptOne(names: Map<string, number[]>, name: string | null, entry: string, kind: string): number | undefined {
-  if (name === null) return undefined;
-  const same = names.get(name) ?? [];
-  if (same.length > 1) {
-    const issue: ValidationIssue = {
-      loc: ["body", "objects", entry],
-      msg: `${same.length} ${kind} objects are named so (ids ${same.join(", ")}): give the entry the name of one only.`,
-      type: "conflict",
-    };
-    throw ApiError.validation([issue]);
-  }
-  return same[0];
 }
 
 /** Deletes the owner's API objects the file no longer names, through their verbs, dependents first. */

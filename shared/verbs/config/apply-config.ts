@@ -15,7 +15,7 @@ import { ADMIN_SCOPE, INVENTORY_IMPORT_LOCK } from "../transfer/scope.ts";
 import { ident } from "../transfer/sql-parts.ts";
 import { defineVerb, type VerbScope } from "../verb.ts";
 import { applyApiKinds, checkApiEntry, pruneApiKinds } from "./apply-api-kinds.ts";
-import type { ConfigEntry, FieldChange } from "./config-entry.ts";
+import { adoptedId, type ConfigEntry, type FieldChange, withoutNulls } from "./config-entry.ts";
 import { API_KIND_BY_KEY, API_KINDS } from "./api-kinds/index.ts";
 import { CONFIG_KIND_BY_KEY, CONFIG_KINDS, type ConfigKind } from "./config-kinds.ts";
 
@@ -46,18 +46,6 @@ export interface ApplyResult {
 }
 
 const MAX_ISSUES = 50;
-/** A value with every null (and undefined) member left out, deeply: absent and null compare equal. */
-export function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNulls);
-  if (value && typeof value === "object")
-    return Object.fromEntries(
-      Object.entries(value)
-        .filter(([, x]) => x !== null && x !== undefined)
-        .map(([k, x]) => [k, withoutNulls(x)]),
-    );
-  return value ?? null;
-}
-
 const same = (a: unknown, b: unknown) => JSON.stringify(withoutNulls(a)) === JSON.stringify(withoutNulls(b));
 
 /** A file's value as the import would store it (its field rule's defaults and transforms), for comparing. */
@@ -217,16 +205,8 @@ export const applyConfig = defineVerb<ApplyInput, ApplyResult>(
         const mine = owned.get(id);
         if (mine !== undefined) ids.set(id, mine);
         else {
-          const same = names.get(String(o.fields[kind.nameField] ?? o.key)) ?? [];
-          if (same.length > 1)
-            throw ApiError.validation([
-              {
-                loc: ["body", "objects", id],
-                msg: `${same.length} ${kind.key} objects are named so (ids ${same.join(", ")}): give the entry the name of one only.`,
-                type: "conflict",
-              },
-            ]);
-          if (same.length === 1) ids.set(id, same[0]!);
+          const adopted = adoptedId(names.get(String(o.fields[kind.nameField] ?? o.key)) ?? [], id, kind.key);
+          if (adopted !== undefined) ids.set(id, adopted);
           else fresh.push(o);
         }
       }

@@ -11,7 +11,7 @@ import { KIND_BY_KEY } from "../transfer/kinds.ts";
 import { defineRead } from "../verb.ts";
 import { mapSecrets } from "./api-kind.ts";
 import { API_KINDS } from "./api-kinds/index.ts";
-import { withoutNulls } from "./apply-config.ts";
+import { withoutNulls } from "./config-entry.ts";
 import { CONFIG_KINDS } from "./config-kinds.ts";
 
 type Row = Record<string, unknown>;
@@ -22,6 +22,15 @@ export const exportConfig = defineRead<{ owner: string }, Record<string, unknown
     db,
     sql`select kind, key, object_id from config_objects where owner = ${owner}`,
   );
+  /** Each object's key: the owner's recorded one, else its name (`<name>#<id>` where names repeat; `<kind>-<id>` without one). */
+  const entryKeys = (kind: string, rows: { id: number; name: string | null }[]): Map<number, string> => {
+    const mine = new Map(recorded.filter((r) => r.kind === kind).map((r) => [Number(r.object_id), r.key]));
+    const count = new Map<string, number>();
+    for (const { name } of rows) if (name !== null) count.set(name, (count.get(name) ?? 0) + 1);
+    const fallback = ({ id, name }: { id: number; name: string | null }) =>
+      name === null ? `${kind.replace(/s$/, "")}-${id}` : (count.get(name) ?? 0) > 1 ? `${name}#${id}` : name;
+    return new Map(rows.map((r) => [r.id, mine.get(r.id) ?? fallback(r)]));
+  };
   const rowsByKind = new Map<string, Row[]>();
   const keys = new Map<string, Map<number, string>>();
   for (const kind of CONFIG_KINDS) {
@@ -29,34 +38,29 @@ export const exportConfig = defineRead<{ owner: string }, Record<string, unknown
       (r) => r.row,
     );
     rowsByKind.set(kind.key, rows);
-    const mine = new Map(recorded.filter((r) => r.kind === kind.key).map((r) => [Number(r.object_id), r.key]));
-    const count = new Map<string, number>();
-    for (const r of rows) count.set(String(r[kind.nameField]), (count.get(String(r[kind.nameField])) ?? 0) + 1);
     keys.set(
       kind.key,
-      new Map(
-        rows.map((r) => {
-          const id = Number(r.id);
-          const name = String(r[kind.nameField]);
-          return [id, mine.get(id) ?? ((count.get(name) ?? 0) > 1 ? `${name}#${id}` : name)];
-        }),
+      entryKeys(
+        kind.key,
+        rows.map((r) => ({ id: Number(r.id), name: String(r[kind.nameField]) })),
       ),
     );
   }
   // The API kinds' keys too, before any entry is written: a route names a sink, a page a monitor.
   for (const kind of API_KINDS) {
-    const rows = await queryRows<{ id: number; n: string | null }>(
+    const rows = await queryRows<{ id: number; name: string | null }>(
       db,
       kind.nameField
-        ? sql`select id, ${ident(kind.nameField)}::text as n from ${ident(kind.table)} order by id`
-        : sql`select id, null::text as n from ${ident(kind.table)} order by id`,
+        ? sql`select id, ${ident(kind.nameField)}::text as name from ${ident(kind.table)} order by id`
+        : sql`select id, null::text as name from ${ident(kind.table)} order by id`,
     );
-    const mine = new Map(recorded.filter((r) => r.kind === kind.key).map((r) => [Number(r.object_id), r.key]));
-    const count = new Map<string, number>();
-    for (const r of rows) if (r.n !== null) count.set(r.n, (count.get(r.n) ?? 0) + 1);
-    const fallback = (r: { id: number; n: string | null }) =>
-      r.n === null ? `${kind.key.replace(/s$/, "")}-${r.id}` : (count.get(r.n) ?? 0) > 1 ? `${r.n}#${r.id}` : r.n;
-    keys.set(kind.key, new Map(rows.map((r) => [Number(r.id), mine.get(Number(r.id)) ?? fallback(r)])));
+    keys.set(
+      kind.key,
+      entryKeys(
+        kind.key,
+        rows.map((r) => ({ id: Number(r.id), name: r.name })),
+      ),
+    );
   }
   const keyOf = (kind: string, id: number) => keys.get(kind)?.get(id) ?? `#${id}`;
   const doc: Record<string, unknown> = { owner };

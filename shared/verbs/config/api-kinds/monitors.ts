@@ -125,13 +125,6 @@ export const monitorsKind: ApiConfigKind = {
     }
     return out;
   },
-  comparable(field, stored, given) {
-    // A secret the file leaves out keeps the stored one (as PATCH does), so it is no change.
-    if (field !== "config" || !stored || typeof stored !== "object" || !given || typeof given !== "object") return stored;
-    const out: Row = { ...(stored as Row) };
-    for (const key of ALL_SECRET_KEYS) if (!(key in (given as Row))) delete out[key];
-    return out;
-  },
   body(fields, idOf) {
     const { target, group, ...rest } = fields;
     const body: Row = { ...rest };

@@ -46,12 +46,6 @@ export const notificationSinksKind: ApiConfigKind = {
     }
     return out;
   },
-  comparable(field, stored, given) {
-    if (field !== "provider_config" || !stored || typeof stored !== "object" || !given || typeof given !== "object") return stored;
-    const out: Row = { ...(stored as Row) };
-    for (const key of ALL_SECRET_KEYS) if (!(key in (given as Row))) delete out[key];
-    return out;
-  },
   body: (fields) => ({ ...fields }),
   createRule: SinkCreateBody,
   patchRule: SinkPatchBody,
